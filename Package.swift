@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Networking",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "Networking"),
+        .target(name: "NetworkingTesting", dependencies: ["Networking"]),
+        .testTarget(
+            name: "NetworkingTests",
+            dependencies: ["Networking", "NetworkingTesting"]
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

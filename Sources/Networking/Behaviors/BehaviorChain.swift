@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The flattened list of behaviors a call runs through, and the folding of them around a terminal handler.
+struct BehaviorChain: Sendable {
+    /// The leaf behaviors, outermost first, with `EmptyBehavior`s dropped and `CombinedBehavior`s expanded.
+    let behaviors: [any RequestBehavior]
+
+    /// Flattens `behaviors`, outermost first.
+    init(_ behaviors: [any RequestBehavior]) {
+        var leaves: [any RequestBehavior] = []
+        for behavior in behaviors { Self.appendLeaves(of: behavior, to: &leaves) }
+        self.behaviors = leaves
+    }
+
+    private static func appendLeaves(of behavior: any RequestBehavior, to leaves: inout [any RequestBehavior]) {
+        if behavior is EmptyBehavior { return }
+        if let combined = behavior as? CombinedBehavior {
+            for inner in combined.behaviors { appendLeaves(of: inner, to: &leaves) }
+        } else {
+            leaves.append(behavior)
+        }
+    }
+
+    /// A handler that runs the request through every behavior, outermost first, and then `terminal`.
+    func handler(context: RequestContext, terminal: @escaping NextHandler) -> NextHandler {
+        var next = terminal
+        for behavior in behaviors.reversed() {
+            let inner = next
+            next = { request in
+                try await Self.run(behavior, request, context, inner)
+            }
+        }
+        return next
+    }
+
+    /// Runs one behavior; an error it throws of its own becomes a ``NetworkError`` naming the behavior.
+    private static func run(
+        _ behavior: any RequestBehavior,
+        _ request: URLRequest,
+        _ context: RequestContext,
+        _ next: @escaping NextHandler
+    ) async throws -> (Data, HTTPURLResponse) {
+        do {
+            return try await behavior.intercept(request, context: context, next: next)
+        } catch let error as NetworkError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            let name = String(describing: type(of: behavior))
+            throw NetworkError(
+                .behavior(name), requestName: context.requestName,
+                message: "\(name) failed: \(error)", request: request, underlyingError: error)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkRequest where Response: Decodable {
+    /// Creates a request to `path`, relative to the client's base URL, whose answer is decoded as `Response`.
+    ///
+    /// `Response` is read as JSON, except `Data` (returned as received), `String` (text in the response's
+    /// charset) and ``EmptyResponse`` (body ignored).
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method; `GET` by default.
+    ///   - path: A path such as `"/users/42"`, appended to the client's base URL. It may carry a `?query`.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
+    ///   - body: The body to send.
+    ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    public init(
+        _ method: HTTPMethod = .get,
+        path: String,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration? = nil
+    ) {
+        self.init(
+            method: method, endpoint: .path(path), query: query, headers: headers, body: body, timeout: timeout,
+            decode: ResponseDecoding.decodable)
+    }
+
+    /// Creates a request to an absolute `url` whose answer is decoded as `Response`.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method; `GET` by default.
+    ///   - url: An absolute `http` or `https` URL.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
+    ///   - body: The body to send.
+    ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    public init(
+        _ method: HTTPMethod = .get,
+        url: URL,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration? = nil
+    ) {
+        self.init(
+            method: method, endpoint: .url(url), query: query, headers: headers, body: body, timeout: timeout,
+            decode: ResponseDecoding.decodable)
+    }
+}
+
+extension NetworkRequest where Response == Void {
+    /// Creates a request to `path` whose answer body is ignored (204, 205, `HEAD`, fire-and-forget).
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method; `GET` by default.
+    ///   - path: A path appended to the client's base URL.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
+    ///   - body: The body to send.
+    ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    public init(
+        _ method: HTTPMethod = .get,
+        path: String,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration? = nil
+    ) {
+        self.init(
+            method: method, endpoint: .path(path), query: query, headers: headers, body: body, timeout: timeout,
+            decode: { _, _, _ in })
+    }
+
+    /// Creates a request to an absolute `url` whose answer body is ignored.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method; `GET` by default.
+    ///   - url: An absolute `http` or `https` URL.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
+    ///   - body: The body to send.
+    ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    public init(
+        _ method: HTTPMethod = .get,
+        url: URL,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration? = nil
+    ) {
+        self.init(
+            method: method, endpoint: .url(url), query: query, headers: headers, body: body, timeout: timeout,
+            decode: { _, _, _ in })
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A typed description of one HTTP call: what to send, and how to turn the answer into `Response`.
+///
+/// A request is a plain value; nothing is sent until ``NetworkClient/send(_:behavior:)`` is called, so requests
+/// can be built, stored and compared in tests without a client.
+///
+/// ```swift
+/// struct User: Decodable, Sendable { let id: Int; let name: String }
+///
+/// let user = NetworkRequest<User>(.get, path: "/users/42")
+/// let created = NetworkRequest<User>(.post, path: "/users", body: .json(NewUser(name: "Ada")))
+/// let ping = NetworkRequest<Void>(.head, path: "/health")
+/// ```
+///
+/// `Response` decides the decoding: any `Decodable` type is read as JSON with the client's decoder; `Data` is
+/// returned as received; `String` is decoded as text using the response's charset (UTF-8 by default);
+/// `Void` and ``EmptyResponse`` ignore the body, so 204, 205 and `HEAD` answers work.
+public struct NetworkRequest<Response: Sendable>: Sendable {
+    /// Where a request goes: a path appended to the client's base URL, or an absolute URL.
+    public enum Endpoint: Sendable, Hashable {
+        /// A path (optionally with a `?query`) appended to the client's base URL.
+        case path(String)
+        /// An absolute `http` or `https` URL; the client's base URL is not used.
+        case url(URL)
+    }
+
+    /// Turns a received body into `Response`. Receives the body, the response head and the client's decoder.
+    public typealias Decode = @Sendable (Data, HTTPURLResponse, JSONDecoder) throws -> Response
+
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The path or URL the request goes to.
+    public var endpoint: Endpoint
+    /// Query items appended to the URL, in order. `nil` values are sent as a bare name.
+    public var query: [URLQueryItem]
+    /// Header fields set on this request. They take precedence over headers added by behaviors' `additionalHeaders`.
+    public var headers: [String: String]
+    /// The body, if any. `GET` and `HEAD` requests may not have one.
+    public var body: RequestBody?
+    /// The time limit of each attempt, overriding the client's ``NetworkClient/Configuration/timeout``.
+    public var timeout: Duration?
+    /// The time limit of the whole call including retries, overriding ``NetworkClient/Configuration/deadline``.
+    public var deadline: Duration?
+    /// Status codes accepted as success for this request, overriding the client's.
+    public var acceptableStatusCodes: Set<Int>?
+    /// How the body is turned into `Response`.
+    public var decode: Decode
+
+    /// Creates a request with an explicit decoding closure; the typed initialisers call this one.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - endpoint: A path relative to the client's base URL, or an absolute URL.
+    ///   - query: Query items appended to the URL.
+    ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
+    ///   - body: The body to send.
+    ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    ///   - decode: Turns the received body into `Response`.
+    public init(
+        method: HTTPMethod,
+        endpoint: Endpoint,
+        query: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration? = nil,
+        decode: @escaping Decode
+    ) {
+        self.method = method
+        self.endpoint = endpoint
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.deadline = nil
+        self.acceptableStatusCodes = nil
+        self.decode = decode
+    }
+
+    /// A short name for logs and errors: the method and the path (or the URL without credentials and query).
+    public var name: String {
+        switch endpoint {
+        case .path(let path):
+            let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return "\(method.rawValue) \(bare.isEmpty ? "/" : String(bare))"
+        case .url(let url):
+            return "\(method.rawValue) \(URLBuilder.displayString(for: url))"
+        }
+    }
+
+    /// The same request with a different response type and decoding.
+    public func withResponse<Other: Sendable>(
+        _ type: Other.Type = Other.self,
+        decode: @escaping NetworkRequest<Other>.Decode
+    ) -> NetworkRequest<Other> {
+        let target: NetworkRequest<Other>.Endpoint
+        switch endpoint {
+        case .path(let path): target = .path(path)
+        case .url(let url): target = .url(url)
+        }
+        var copy = NetworkRequest<Other>(
+            method: method, endpoint: target, query: query, headers: headers, body: body, timeout: timeout,
+            decode: decode)
+        copy.deadline = deadline
+        copy.acceptableStatusCodes = acceptableStatusCodes
+        return copy
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The decoding rules behind ``NetworkRequest``'s typed initialisers.
+enum ResponseDecoding {
+    /// Decodes `T` from a body: `Data`, `String` and ``EmptyResponse`` by their own rules, anything else as JSON.
+    @Sendable
+    static func decodable<T: Decodable>(_ data: Data, _ response: HTTPURLResponse, _ decoder: JSONDecoder) throws -> T {
+        if let raw = T.self as? any RawBodyDecodable.Type {
+            // The dynamic check above guarantees the cast.
+            return try raw.init(body: data, response: response) as! T
+        }
+        if data.isEmpty {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The body is empty; expected JSON for \(T.self)."))
+        }
+        return try decoder.decode(T.self, from: data)
+    }
+}
+
+/// Types read from a body without JSON.
+protocol RawBodyDecodable {
+    init(body: Data, response: HTTPURLResponse) throws
+}
+
+extension Data: RawBodyDecodable {
+    init(body: Data, response: HTTPURLResponse) { self = body }
+}
+
+extension EmptyResponse: RawBodyDecodable {
+    init(body: Data, response: HTTPURLResponse) { self.init() }
+}
+
+extension String: RawBodyDecodable {
+    init(body: Data, response: HTTPURLResponse) throws {
+        let encoding = Self.encoding(fromContentType: response.value(forHTTPHeaderField: "Content-Type"))
+        guard let text = String(data: body, encoding: encoding) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The body is not valid text in encoding \(encoding)."))
+        }
+        self = text
+    }
+
+    /// The text encoding named by a `charset` parameter; UTF-8 when absent or unknown.
+    static func encoding(fromContentType contentType: String?) -> String.Encoding {
+        guard let contentType else { return .utf8 }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            guard pair.count == 2, pair[0] == "charset" else { continue }
+            switch pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) {
+            case "iso-8859-1", "latin1": return .isoLatin1
+            case "us-ascii", "ascii": return .ascii
+            case "utf-16": return .utf16
+            case "utf-16le": return .utf16LittleEndian
+            case "utf-16be": return .utf16BigEndian
+            default: return .utf8
+            }
+        }
+        return .utf8
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The source of time for everything in the package that waits or measures: per-attempt timeouts, call deadlines,
+/// retry back-off, log durations, `Retry-After` dates.
+///
+/// Inject a test clock (`NetworkingTesting.TestClock`) to run those in virtual time: no test ever sleeps.
+public protocol NetworkClock: Sendable {
+    /// A monotonic reading, as a duration since an arbitrary fixed origin. Only differences are meaningful.
+    func now() -> Duration
+    /// The wall-clock date, used to read `Retry-After` dates.
+    func date() -> Date
+    /// Suspends for `duration`, throwing `CancellationError` as soon as the calling task is cancelled.
+    func sleep(for duration: Duration) async throws
+}
+
+/// The real clock: `ContinuousClock` for readings and sleeps, `Date()` for dates.
+public struct SystemClock: NetworkClock {
+    private static let origin = ContinuousClock.now
+
+    /// Creates the system clock.
+    public init() {}
+
+    /// Time since the first reading in this process.
+    public func now() -> Duration {
+        ContinuousClock.now - Self.origin
+    }
+
+    /// The current date.
+    public func date() -> Date {
+        Date()
+    }
+
+    /// Sleeps on `ContinuousClock`; a zero or negative duration returns at once (after a cancellation check).
+    public func sleep(for duration: Duration) async throws {
+        guard duration > .zero else {
+            try Task.checkCancellation()
+            return
+        }
+        try await Task.sleep(for: duration)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

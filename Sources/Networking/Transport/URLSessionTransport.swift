@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default ``HTTPTransport``: one long-lived `URLSession` per transport, with the holes of Linux's
+/// FoundationNetworking closed.
+///
+/// - **Cancellation** is bridged through the data task itself: a cancelled call resumes at once with
+///   `CancellationError`, and the task is cancelled from another queue, avoiding the `data(for:)` cancellation
+///   deadlock of swift-corelibs-foundation (#5412).
+/// - **Redirects** are bounded (``Configuration/maximumRedirects``); a redirect to a scheme other than http(s),
+///   or from https to http, is refused; `Authorization`, `Cookie` and `Proxy-Authorization` are removed when a
+///   redirect leaves the original origin (Linux forwards them otherwise).
+/// - **Body size** is limited (``Configuration/maximumResponseBodySize``): a larger `Content-Length` fails before
+///   the body is read, and a body that grows past the limit fails as soon as it does.
+/// - **Cookies and caching** are off: no cookie store, no URL cache, so a request sends what was asked.
+/// - **Timeouts**: ``NetworkClient`` enforces sub-second attempt limits and whole-call deadlines itself, since
+///   libcurl truncates sub-second timeouts and ignores resource timeouts.
+public final class URLSessionTransport: HTTPTransport {
+    /// Limits and settings of a ``URLSessionTransport``.
+    public struct Configuration: Sendable {
+        /// The largest body accepted, in bytes. Default: 32 MiB, far above API payloads, far below memory trouble.
+        public var maximumResponseBodySize: Int
+        /// The most redirects followed in one request. Default: 10 (OkHttp and URLSession allow 20, AHC 5).
+        public var maximumRedirects: Int
+        /// The most simultaneous connections to one host. Default: 6, URLSession's own default.
+        public var maximumConnectionsPerHost: Int
+
+        /// The default body limit: 32 MiB.
+        public static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
+        /// The default redirect limit: 10.
+        public static let defaultMaximumRedirects = 10
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - maximumResponseBodySize: The largest body accepted, in bytes.
+        ///   - maximumRedirects: The most redirects followed; 0 refuses every redirect.
+        ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
+        public init(
+            maximumResponseBodySize: Int = Configuration.defaultMaximumResponseBodySize,
+            maximumRedirects: Int = Configuration.defaultMaximumRedirects,
+            maximumConnectionsPerHost: Int = 6
+        ) {
+            self.maximumResponseBodySize = maximumResponseBodySize
+            self.maximumRedirects = maximumRedirects
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        }
+    }
+
+    /// The transport used by clients that name none.
+    public static let shared = URLSessionTransport()
+
+    /// The limits this transport enforces.
+    public let configuration: Configuration
+    private let session: URLSession
+    private let calls: URLSessionTransportDelegate
+
+    /// Creates a transport with its own `URLSession`. Create one and keep it: sessions are costly to tear down
+    /// on Linux, so a transport should live as long as the app.
+    ///
+    /// - Parameter configuration: Limits and settings.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+        let delegate = URLSessionTransportDelegate(
+            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "Networking.URLSessionTransport"
+        self.calls = delegate
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request` on this transport's session.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The body and response head, for any status code.
+    /// - Throws: `CancellationError` when the calling task is cancelled; ``TransportError`` otherwise.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let task = session.dataTask(with: request)
+        let id = task.taskIdentifier
+        calls.register(id, origin: URLSessionTransportDelegate.Origin(request.url))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if calls.attach(continuation, to: id) {
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            calls.finish(id, with: .failure(CancellationError()))
+            Self.cancelOffThread(task)
+        }
+    }
+
+    /// Cancels `task` from a global queue, never from the thread that noticed the cancellation: calling
+    /// `cancel()` there can deadlock against libcurl's work queue on Linux.
+    static func cancelOffThread(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
+    }
+}
+
+/// The transport every ``NetworkClient`` uses unless it is given another.
+func makeDefaultTransport() -> any HTTPTransport {
+    URLSessionTransport.shared
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Networking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A shared, ordered list of events, written by ``RecordingBehavior``s and read by tests.
+public final class EventLog: Sendable {
+    private let storage = LockedBox<[String]>([])
+
+    /// Creates an empty log.
+    public init() {}
+
+    /// Appends `event`.
+    public func append(_ event: String) {
+        storage.withLock { $0.append(event) }
+    }
+
+    /// Every event so far, in order.
+    public var events: [String] { storage.current }
+}
+
+/// A behavior that records each hook it receives as `"<name>.<hook>"` in an ``EventLog``, to test chain order and
+/// hook pairing.
+///
+/// Events: `name.modify`, `name.beforeSend`, `name.afterSuccess(<status>)`, `name.afterFailure(<error>)`, where
+/// `<error>` is `cancelled`, a ``NetworkError`` kind such as `unacceptableStatus(500)`, or the error's type name.
+public struct RecordingBehavior: RequestBehavior {
+    /// The name written before each event.
+    public let name: String
+    /// Where events go.
+    public let log: EventLog
+    /// Headers this behavior adds.
+    public let additionalHeaders: [String: String]
+
+    /// Creates a recording behavior.
+    ///
+    /// - Parameters:
+    ///   - name: The name written before each event.
+    ///   - log: Where events go.
+    ///   - additionalHeaders: Headers to add, to test merge precedence.
+    public init(_ name: String, log: EventLog, additionalHeaders: [String: String] = [:]) {
+        self.name = name
+        self.log = log
+        self.additionalHeaders = additionalHeaders
+    }
+
+    /// Records `modify` and returns the request unchanged.
+    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        log.append("\(name).modify")
+        return request
+    }
+
+    /// Records `beforeSend`.
+    public func beforeSend(request: URLRequest, context: RequestContext) async {
+        log.append("\(name).beforeSend")
+    }
+
+    /// Records `afterSuccess(<status>)`.
+    public func afterSuccess(response: HTTPURLResponse, data: Data, context: RequestContext) async {
+        log.append("\(name).afterSuccess(\(response.statusCode))")
+    }
+
+    /// Records `afterFailure(<error>)`.
+    public func afterFailure(error: any Error, context: RequestContext) async {
+        let label: String
+        switch error {
+        case is CancellationError: label = "cancelled"
+        case let error as NetworkError: label = "\(error.kind)"
+        default: label = "\(type(of: error))"
+        }
+        log.append("\(name).afterFailure(\(label))")
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The chain contract of Plugins.md: order, nesting, pairing and header precedence.
+@Suite struct BehaviorChainOrderingTests {
+    @Test func threeDeepCombinationRunsOutermostFirstAndUnwindsInReverse() async throws {
+        let log = EventLog()
+        let behavior = CombinedBehavior([
+            RecordingBehavior("a", log: log), RecordingBehavior("b", log: log), RecordingBehavior("c", log: log),
+        ])
+        try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        #expect(
+            log.events == [
+                "a.modify", "a.beforeSend", "b.modify", "b.beforeSend", "c.modify", "c.beforeSend",
+                "c.afterSuccess(200)", "b.afterSuccess(200)", "a.afterSuccess(200)",
+            ])
+    }
+
+    @Test func perRequestBehaviorRunsInsideTheClientWideOne() async throws {
+        let log = EventLog()
+        let client = makeClient(
+            transport: answering(),
+            behavior: CombinedBehavior([RecordingBehavior("client1", log: log), RecordingBehavior("client2", log: log)]))
+        try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("call", log: log))
+        #expect(
+            log.events.filter { $0.hasSuffix("beforeSend") } == [
+                "client1.beforeSend", "client2.beforeSend", "call.beforeSend",
+            ])
+        #expect(
+            log.events.filter { $0.contains("after") } == [
+                "call.afterSuccess(200)", "client2.afterSuccess(200)", "client1.afterSuccess(200)",
+            ])
+    }
+
+    @Test func nestedCombinationsFlattenInOrder() async throws {
+        let log = EventLog()
+        let behavior = CombinedBehavior([
+            CombinedBehavior([RecordingBehavior("a", log: log), EmptyBehavior()]),
+            CombinedBehavior([CombinedBehavior([RecordingBehavior("b", log: log)]), RecordingBehavior("c", log: log)]),
+        ])
+        try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        #expect(log.events.filter { $0.hasSuffix("beforeSend") } == ["a.beforeSend", "b.beforeSend", "c.beforeSend"])
+    }
+
+    enum Outcome: String, CaseIterable, Sendable {
+        case success, unacceptableStatus, transportThrows, cancelled
+    }
+
+    @Test(arguments: Outcome.allCases)
+    func everyBeforeSendIsPairedWithExactlyOneAfterHook(outcome: Outcome) async throws {
+        let log = EventLog()
+        let started = AsyncStream<Void>.makeStream()
+        let transport = MockTransport { request in
+            switch outcome {
+            case .success: return (Data(), .stub(for: request))
+            case .unacceptableStatus: return (Data(), .stub(for: request, status: 500))
+            case .transportThrows: throw URLError(.networkConnectionLost)
+            case .cancelled:
+                started.continuation.yield()
+                try await Task.sleep(for: .seconds(3600))
+                return (Data(), .stub(for: request))
+            }
+        }
+        let client = makeClient(
+            transport: transport,
+            behavior: CombinedBehavior([RecordingBehavior("a", log: log), RecordingBehavior("b", log: log)]))
+        let call = Task { try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("c", log: log)) }
+        if outcome == .cancelled {
+            var iterator = started.stream.makeAsyncIterator()
+            await iterator.next()
+            call.cancel()
+        }
+        _ = await call.result
+        for name in ["a", "b", "c"] {
+            let before = log.events.filter { $0 == "\(name).beforeSend" }.count
+            let after = log.events.filter { $0.hasPrefix("\(name).after") }.count
+            #expect(before == 1 && after == 1, "\(name): \(log.events)")
+        }
+        let expectedLabel: String
+        switch outcome {
+        case .success: expectedLabel = "afterSuccess(200)"
+        case .unacceptableStatus: expectedLabel = "afterFailure(unacceptableStatus(500))"
+        case .transportThrows: expectedLabel = "afterFailure(transport(connectionLost))"
+        case .cancelled: expectedLabel = "afterFailure(cancelled)"
+        }
+        #expect(log.events.last == "a.\(expectedLabel)")
+    }
+
+    @Test func aBehaviorThatCallsNextTwicePairsTheInnerHooksPerAttempt() async throws {
+        struct TwiceOnFailure: RequestBehavior {
+            func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
+                Data, HTTPURLResponse
+            ) {
+                do { return try await next(request) } catch { return try await next(request) }
+            }
+        }
+        let log = EventLog()
+        let attempts = LockedCounter()
+        let transport = MockTransport { request in
+            attempts.increment()
+            return (Data(), .stub(for: request, status: attempts.value == 1 ? 503 : 200))
+        }
+        let behavior = CombinedBehavior([RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log)])
+        try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        #expect(
+            log.events == [
+                "outer.modify", "outer.beforeSend",
+                "inner.modify", "inner.beforeSend", "inner.afterFailure(unacceptableStatus(503))",
+                "inner.modify", "inner.beforeSend", "inner.afterSuccess(200)",
+                "outer.afterSuccess(200)",
+            ])
+    }
+
+    @Test func headerPrecedenceIsRequestThenInnerBehaviorThenOuter() async throws {
+        let log = EventLog()
+        let transport = answering()
+        let client = makeClient(
+            transport: transport,
+            behavior: RecordingBehavior(
+                "client", log: log, additionalHeaders: ["Accept": "client", "X-Client": "1", "X-Shared": "client"]))
+        try await client.send(
+            NetworkRequest<Void>(path: "/x", headers: ["accept": "request"]),
+            behavior: RecordingBehavior("call", log: log, additionalHeaders: ["X-Shared": "call", "Accept": "call"]))
+        let sent = try #require(transport.requests.first)
+        #expect(sent.value(forHTTPHeaderField: "Accept") == "request")
+        #expect(sent.value(forHTTPHeaderField: "X-Shared") == "call")
+        #expect(sent.value(forHTTPHeaderField: "X-Client") == "1")
+    }
+
+    @Test func combinedAdditionalHeadersLetTheInnermostWin() {
+        let log = EventLog()
+        let combined = CombinedBehavior([
+            RecordingBehavior("a", log: log, additionalHeaders: ["X": "a", "Y": "a"]),
+            RecordingBehavior("b", log: log, additionalHeaders: ["X": "b"]),
+        ])
+        #expect(combined.additionalHeaders == ["X": "b", "Y": "a"])
+    }
+
+    @Test func aBehaviorCanAnswerWithoutCallingNext() async throws {
+        struct Offline: RequestBehavior {
+            func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
+                Data, HTTPURLResponse
+            ) {
+                (Data(#"{"id":1,"name":"cached"}"#.utf8), .stub(for: request))
+            }
+        }
+        let transport = answering()
+        let user = try await makeClient(transport: transport, behavior: Offline()).send(NetworkRequest<User>(path: "/u/1"))
+        #expect(user.name == "cached")
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test func contextIsSharedByEveryBehaviorOfOneCallAndUniquePerCall() async throws {
+        struct CaptureContext: RequestBehavior {
+            let seen: LockedBox<[RequestContext]>
+            func beforeSend(request: URLRequest, context: RequestContext) async { seen.withLock { $0.append(context) } }
+        }
+        let seen = LockedBox<[RequestContext]>([])
+        let client = makeClient(transport: answering(), behavior: CaptureContext(seen: seen))
+        try await client.send(NetworkRequest<Void>(.post, path: "/a", headers: ["X-Trace": "1"]), behavior: CaptureContext(seen: seen))
+        try await client.send(NetworkRequest<Void>(path: "/b"))
+        let contexts = seen.current
+        #expect(contexts.count == 3)
+        #expect(contexts[0].callID == contexts[1].callID)
+        #expect(contexts[1].callID != contexts[2].callID)
+        #expect(contexts[0].requestName == "POST /a")
+        #expect(contexts[0].explicitHeaderNames == ["x-trace"])
+    }
+}

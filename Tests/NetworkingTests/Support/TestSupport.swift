@@ -1,0 +1,62 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A small model used across tests.
+struct User: Codable, Equatable, Sendable {
+    let id: Int
+    let name: String
+}
+
+/// An error thrown by test doubles.
+struct TestError: Error, Equatable {
+    let tag: String
+    init(_ tag: String = "test") { self.tag = tag }
+}
+
+let testBaseURL = URL(string: "https://api.example.test/v1")!
+
+/// A client on `transport` with `behavior`, a test clock and the test base URL.
+func makeClient(
+    transport: any HTTPTransport,
+    behavior: any RequestBehavior = EmptyBehavior(),
+    clock: any NetworkClock = SystemClock(),
+    timeout: Duration = .seconds(60),
+    deadline: Duration? = .seconds(300)
+) -> NetworkClient {
+    NetworkClient(
+        configuration: .init(
+            baseURL: testBaseURL, transport: transport, behavior: behavior, timeout: timeout, deadline: deadline,
+            clock: clock))
+}
+
+/// A transport answering every request with `status`, `body` and `headers`.
+func answering(
+    _ status: Int = 200, body: String = "", headers: [String: String] = [:]
+) -> MockTransport {
+    MockTransport { request in
+        (Data(body.utf8), .stub(for: request, status: status, headers: headers))
+    }
+}
+
+/// Runs `body` and returns the `NetworkError` it throws; records an issue when it throws something else or nothing.
+func expectNetworkError<T>(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async -> NetworkError? {
+    do {
+        let value = try await body()
+        Issue.record("expected a NetworkError, got \(value)", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as NetworkError {
+        return error
+    } catch {
+        Issue.record("expected a NetworkError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}

@@ -1,0 +1,544 @@
+#!/usr/bin/env python3
+"""Fault-injection HTTP/1.1 server for the Swift HTTP client tests (stdlib only).
+
+Usage:
+    python3 fault_server.py --port-file PATH [--port 0] [--lifetime 1800]
+                            [--hosts 127.0.0.1,127.0.0.2]
+
+Listens on the same port on every --hosts address (loopback only), writes the
+port to --port-file once all listeners are up, exits after --lifetime seconds
+or on SIGTERM/SIGINT. Routes ignore the method unless noted; HEAD always gets
+the GET headers (same Content-Length) without a body. Every request carrying
+?key=K is recorded (method, path, headers, body) before its route runs.
+
+Bookkeeping
+    /__health                      200 "ok"
+    /__hits?key=K                  {"count": N, "requests": [...]} (not counted)
+Normal
+    /ok                            {"ok": true}
+    /echo                          method, path, query, headers, body as JSON
+    /status/N                      status N (200-999), body {"status": N}
+    /json?size=N                   {"items": [...]} of about N bytes (1024)
+    /bytes/N                       N bytes of "x"
+    /204, /205                     empty responses
+    /invalid-json                  application/json body {"a": 1,,}
+    /non-utf8                      text/plain; charset=utf-8 with invalid bytes
+    /html                          a small HTML page
+    /delay-ms/N                    sleep N ms, then {"delayed_ms": N}
+    /headers-delay-ms/N            same as /delay-ms/N
+Stateful
+    /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
+    /auth?key=K&token=T            200 with "Authorization: Bearer T", else 401
+Redirects
+    /redirect-loop                 302 to itself, forever
+    /redirect/N                    302 to /redirect/N-1; /redirect/0 answers 200
+    /redirect-to?url=U&status=302  that status with Location U, verbatim
+    /cross-origin?key=K            on the first host: 302 to the second host's
+                                   /echo with the same query; elsewhere: /echo
+Socket faults
+    /stall?ms=N                    read the request, send nothing, close (10000)
+    /stall-before-read?ms=N        sleep before reading the request, then close
+                                   (peeked, not consumed; see FaultHandler.handle)
+    /slow-headers?ms=N             status line, sleep N ms, rest of response
+    /drip?chunks=N&ms=M            Content-Length N, one byte every M ms
+    /close-before-response         close without sending a byte
+    /close-mid-body                Content-Length 1000, 100 bytes, close
+    /truncated                     Content-Length 100, 10 bytes, close
+    /bad-chunked                   chunked with an invalid chunk-size line
+    /chunked-no-terminator         one valid chunk, then close
+    /endless                       64 KiB chunks until the client leaves (30 s)
+    /huge-header?kb=N              one X-Huge header of N KiB (200)
+    /garbage-status                "HTP/1.1 2147483648 Nope", then close
+    /no-length-close               body framed by EOF (Connection: close)
+    /keepalive-close               keep-alive response, then drop the socket
+    /gzip                          gzip-encoded {"gzipped": true}
+
+Every stall is capped at MAX_STALL_MS so handler threads always finish.
+"""
+
+import argparse
+import errno
+import gzip
+import json
+import os
+import re
+import signal
+import socket
+import socketserver
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+MAX_STALL_MS = 30_000
+ROUTES = []
+
+
+def route(pattern):
+    """Register a route function for a full-match path regex."""
+    def register(fn):
+        ROUTES.append((re.compile(pattern), fn))
+        return fn
+    return register
+
+
+class HitLog:
+    """Thread-safe per-key request counter and recorder."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._records = {}
+
+    def record(self, key, entry):
+        with self._lock:
+            entries = self._records.setdefault(key, [])
+            entries.append(entry)
+            return len(entries)
+
+    def snapshot(self, key):
+        with self._lock:
+            entries = list(self._records.get(key, []))
+        return {"count": len(entries), "requests": entries}
+
+
+HITS = HitLog()
+
+
+def capped_ms(value, default):
+    try:
+        ms = int(value)
+    except (TypeError, ValueError):
+        ms = default
+    return max(0, min(ms, MAX_STALL_MS))
+
+
+# ---------------------------------------------------------------- bookkeeping
+@route(r"/__health")
+def health(h):
+    h.reply(200, b"ok", "text/plain")
+
+@route(r"/__hits")
+def hits(h):
+    h.reply_json(200, HITS.snapshot(h.query.get("key", "")))
+
+
+# --------------------------------------------------------------------- normal
+@route(r"/ok")
+def ok(h):
+    h.reply_json(200, {"ok": True})
+
+@route(r"/echo")
+def echo(h):
+    h.reply_json(200, {"method": h.command, "path": h.route_path,
+                       "query": h.query, "headers": h.header_dict(),
+                       "body": h.body.decode("utf-8", errors="replace")})
+
+@route(r"/status/(\d+)")
+def status(h, code):
+    code = int(code)
+    if not 200 <= code <= 999:
+        return h.reply_json(400, {"error": "status must be 200-999"})
+    h.reply_json(code, {"status": code})
+
+@route(r"/json")
+def sized_json(h):
+    size = min(int(h.query.get("size", "1024") or 0), 64 << 20)
+    item = {"id": 0, "name": "item", "pad": "abcdefghijklmnopqrstuvwxyz"}
+    per_item = len(json.dumps(item)) + 2  # ", " separator
+    count = max(0, (size - len('{"items": []}')) // per_item)
+    items = [dict(item, id=i) for i in range(count)]
+    h.reply_json(200, {"items": items})
+
+@route(r"/bytes/(\d+)")
+def some_bytes(h, n):
+    n = min(int(n), 1 << 30)
+    h.send_response(200)
+    h.send_header("Content-Type", "application/octet-stream")
+    h.send_header("Content-Length", str(n))
+    h.end_headers()
+    if h.command == "HEAD":
+        return
+    block = b"x" * 65536
+    while n > 0:
+        h.wfile.write(block[:n])
+        n -= len(block)
+
+@route(r"/(204|205)")
+def empty(h, code):
+    h.reply(int(code))
+
+@route(r"/invalid-json")
+def invalid_json(h):
+    h.reply(200, b'{"a": 1,,}', "application/json")
+
+@route(r"/non-utf8")
+def non_utf8(h):
+    h.reply(200, b"\xff\xfe\xfa bad", "text/plain; charset=utf-8")
+
+@route(r"/html")
+def html(h):
+    page = b"<!doctype html><html><head><title>fault</title></head>" \
+           b"<body><p>hello</p></body></html>"
+    h.reply(200, page, "text/html; charset=utf-8")
+
+@route(r"/(?:headers-)?delay-ms/(\d+)")
+def delay(h, ms):
+    ms = capped_ms(ms, 0)
+    time.sleep(ms / 1000)
+    h.reply_json(200, {"delayed_ms": ms})
+
+
+# ------------------------------------------------------------------- stateful
+@route(r"/flaky/(\d+)/(\d+)")
+def flaky(h, failures, code):
+    if h.attempt is None:
+        return h.reply_json(400, {"error": "flaky needs ?key="})
+    if h.attempt > int(failures):
+        return h.reply_json(200, {"attempt": h.attempt, "ok": True})
+    extra = {}
+    if "retry_after" in h.query:
+        extra["Retry-After"] = h.query["retry_after"]
+    h.reply_json(int(code), {"attempt": h.attempt}, extra)
+
+@route(r"/auth")
+def auth(h):
+    expected = "Bearer " + h.query.get("token", "")
+    if h.headers.get("Authorization") == expected:
+        return h.reply_json(200, {"authorized": True})
+    h.reply_json(401, {"authorized": False}, {"WWW-Authenticate": "Bearer"})
+
+
+# ------------------------------------------------------------------ redirects
+@route(r"/redirect-loop")
+def redirect_loop(h):
+    h.redirect(302, h.path)
+
+@route(r"/redirect/(\d+)")
+def redirect_chain(h, n):
+    n = int(n)
+    if n == 0:
+        return h.reply_json(200, {"redirected": True})
+    h.redirect(302, f"/redirect/{n - 1}" + h.query_suffix())
+
+@route(r"/redirect-to")
+def redirect_to(h):
+    h.redirect(int(h.query.get("status", "302") or 302), h.query.get("url", ""))
+
+@route(r"/cross-origin")
+def cross_origin(h):
+    hosts = h.server.all_hosts
+    local_host, port = h.connection.getsockname()[:2]
+    if len(hosts) > 1 and local_host == hosts[0]:
+        return h.redirect(302, f"http://{hosts[1]}:{port}/echo" + h.query_suffix())
+    echo(h)
+
+
+# -------------------------------------------------------------- socket faults
+OK_LINE = b"HTTP/1.1 200 OK\r\n"
+CHUNKED_HEAD = OK_LINE + b"Transfer-Encoding: chunked\r\n\r\n"
+
+@route(r"/stall")
+def stall(h):
+    time.sleep(capped_ms(h.query.get("ms"), 10_000) / 1000)
+    h.close_connection = True
+
+@route(r"/stall-before-read")
+def stall_before_read(h):
+    # The first request on a connection is stalled unread in
+    # FaultHandler.handle; a later one on a reused connection has already
+    # been read by the time it gets here, so it degrades to /stall.
+    stall(h)
+
+@route(r"/slow-headers")
+def slow_headers(h):
+    body = b'{"slow_headers": true}'
+    h.raw(OK_LINE)
+    time.sleep(capped_ms(h.query.get("ms"), 2_000) / 1000)
+    h.raw(b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+          % (len(body), body))
+
+@route(r"/drip")
+def drip(h):
+    chunks = max(0, int(h.query.get("chunks", "10") or 0))
+    pause = capped_ms(h.query.get("ms"), 100) / 1000
+    deadline = time.monotonic() + MAX_STALL_MS / 1000
+    h.raw(OK_LINE + b"Content-Length: %d\r\n\r\n" % chunks)
+    for _ in range(chunks):
+        if time.monotonic() > deadline or not h.raw(b"x"):
+            h.close_connection = True
+            return
+        time.sleep(pause)
+
+@route(r"/close-before-response")
+def close_before_response(h):
+    h.close_connection = True
+
+@route(r"/close-mid-body")
+def close_mid_body(h):
+    h.raw_then_close(OK_LINE + b"Content-Length: 1000\r\n\r\n" + b"x" * 100)
+
+@route(r"/truncated")
+def truncated(h):
+    h.raw_then_close(OK_LINE + b"Content-Length: 100\r\n\r\n" + b"x" * 10)
+
+@route(r"/bad-chunked")
+def bad_chunked(h):
+    h.raw_then_close(CHUNKED_HEAD + b"zz\r\n%%garbage%%\r\n")
+
+@route(r"/chunked-no-terminator")
+def chunked_no_terminator(h):
+    h.raw_then_close(CHUNKED_HEAD + b"5\r\nhello\r\n")
+
+@route(r"/endless")
+def endless(h):
+    chunk = b"10000\r\n" + b"x" * 0x10000 + b"\r\n"
+    deadline = time.monotonic() + MAX_STALL_MS / 1000
+    h.raw(CHUNKED_HEAD)
+    while time.monotonic() < deadline and h.raw(chunk):
+        pass
+    h.close_connection = True
+
+@route(r"/huge-header")
+def huge_header(h):
+    kb = min(int(h.query.get("kb", "200") or 0), 16 * 1024)
+    h.reply_json(200, {"header_kb": kb}, {"X-Huge": "h" * (kb * 1024)})
+
+@route(r"/garbage-status")
+def garbage_status(h):
+    h.raw_then_close(b"HTP/1.1 2147483648 Nope\r\n\r\n")
+
+@route(r"/no-length-close")
+def no_length_close(h):
+    body = b"" if h.command == "HEAD" else b"body framed by connection close"
+    h.raw_then_close(OK_LINE + b"Content-Type: text/plain\r\n"
+                     b"Connection: close\r\n\r\n" + body)
+
+@route(r"/keepalive-close")
+def keepalive_close(h):
+    # Advertise keep-alive, then drop the connection 50 ms later; a request
+    # the client sends on it meanwhile is never answered (stale pooled socket).
+    h.reply_json(200, {"keepalive_close": True}, {"Connection": "keep-alive"})
+    time.sleep(0.05)
+    h.close_connection = True
+
+@route(r"/gzip")
+def gzipped(h):
+    body = gzip.compress(json.dumps({"gzipped": True}).encode())
+    h.reply(200, body, "application/json", {"Content-Encoding": "gzip"})
+
+
+# -------------------------------------------------------------------- handler
+
+class FaultHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    timeout = 120  # idle keep-alive connections must not pin threads forever
+
+    def log_message(self, format, *args):
+        pass
+
+    def __getattr__(self, name):
+        if name.startswith("do_"):  # accept every method, including odd ones
+            return self.dispatch
+        raise AttributeError(name)
+
+    def handle(self):
+        if self.intercept_stall_before_read():
+            return
+        super().handle()
+
+    def peek_until(self, marker):
+        """Peek at unread request bytes until marker shows up (1 s at most)."""
+        deadline = time.monotonic() + 1.0
+        data = self.connection.recv(65536, socket.MSG_PEEK)
+        while (data and marker not in data and len(data) < 65536
+               and time.monotonic() < deadline):
+            time.sleep(0.005)
+            data = self.connection.recv(65536, socket.MSG_PEEK)
+        return data
+
+    def intercept_stall_before_read(self):
+        """Stall a connection's first request unread if it is /stall-before-read."""
+        try:
+            request_line = self.peek_until(b"\n").split(b"\r\n", 1)[0]
+            method, target = (request_line.decode("latin-1").split(" ") + [""])[:2]
+            parts = urlsplit(target)
+            if parts.path != "/stall-before-read":
+                return False
+            head = self.peek_until(b"\r\n\r\n").decode("latin-1")
+        except OSError:  # idle timeout or reset: nothing worth serving
+            self.close_connection = True
+            return True
+        query = {k: v[-1] for k, v in parse_qs(parts.query, True).items()}
+        if "key" in query:
+            headers = {}
+            for line in head.split("\r\n")[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    headers[name.strip().lower()] = value.strip()
+            HITS.record(query["key"], {"method": method, "path": parts.path,
+                                       "headers": headers, "body": ""})
+        time.sleep(capped_ms(query.get("ms"), 10_000) / 1000)
+        self.close_connection = True
+        return True
+
+    def dispatch(self):
+        parts = urlsplit(self.path)
+        self.route_path = parts.path
+        self.raw_query = parts.query
+        self.query = {k: v[-1] for k, v in parse_qs(parts.query, True).items()}
+        try:
+            self.body = self.read_body()
+        except ValueError:
+            self.close_connection = True
+            return self.reply_json(400, {"error": "malformed request body"})
+        self.attempt = None
+        if "key" in self.query and self.route_path != "/__hits":
+            self.attempt = HITS.record(self.query["key"], {
+                "method": self.command, "path": self.route_path,
+                "headers": self.header_dict(),
+                "body": self.body.decode("utf-8", errors="replace")})
+        for pattern, fn in ROUTES:
+            match = pattern.fullmatch(self.route_path)
+            if match:
+                try:
+                    return fn(self, *match.groups())
+                except ValueError as error:  # malformed numeric parameter
+                    return self.reply_json(400, {"error": str(error)})
+        self.reply_json(404, {"error": "no such route", "path": self.route_path})
+
+    def read_body(self):
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            body = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # skip trailers
+                    return body
+                body += self.rfile.read(size)
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def header_dict(self):
+        merged = {}
+        for name, value in self.headers.items():
+            name = name.lower()
+            merged[name] = f"{merged[name]}, {value}" if name in merged else value
+        return merged
+
+    def query_suffix(self):
+        return "?" + self.raw_query if self.raw_query else ""
+
+    def reply(self, status, body=b"", content_type=None, headers=None):
+        """Send a complete response; HEAD and 204/205/304 get no body."""
+        bodiless = status in (204, 205, 304)
+        self.send_response(status)
+        if content_type and not bodiless:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if status == 205:
+            self.send_header("Content-Length", "0")
+        elif not bodiless:
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if body and not bodiless and self.command != "HEAD":
+            self.wfile.write(body)
+
+    def reply_json(self, status, obj, headers=None):
+        self.reply(status, json.dumps(obj).encode(), "application/json", headers)
+
+    def redirect(self, status, location):
+        self.reply_json(status, {"location": location}, {"Location": location})
+
+    def raw_then_close(self, data):
+        self.raw(data)
+        self.close_connection = True
+
+    def raw(self, data):
+        """Write bytes straight to the socket; False once the peer is gone."""
+        try:
+            self.wfile.write(data)
+            self.wfile.flush()
+            return True
+        except OSError:
+            return False
+
+
+# --------------------------------------------------------------------- server
+
+class FaultServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024
+    all_hosts = ()
+
+    def server_bind(self):
+        # Skip HTTPServer.server_bind: its getfqdn() may do slow DNS lookups.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
+
+
+def bind_all(hosts, port):
+    """Bind every host on one port; with port 0 retry on collisions."""
+    attempts = 20 if port == 0 else 1
+    for attempt in range(attempts):
+        servers = []
+        try:
+            servers.append(FaultServer((hosts[0], port), FaultHandler))
+            chosen = servers[0].server_port
+            for host in hosts[1:]:
+                servers.append(FaultServer((host, chosen), FaultHandler))
+            return servers
+        except OSError as error:
+            for server in servers:
+                server.server_close()
+            if error.errno == errno.EADDRNOTAVAIL:
+                sys.exit(f"fault_server: cannot bind {hosts}: {error} (on macOS:"
+                         " sudo ifconfig lo0 alias 127.0.0.2 up, or pass"
+                         " --hosts 127.0.0.1)")
+            if attempt == attempts - 1:
+                sys.exit(f"fault_server: cannot bind {hosts} port {port}: {error}")
+
+
+def write_port_file(path, port):
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(f"{port}\n")
+    os.replace(tmp, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Fault-injection HTTP server")
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--lifetime", type=float, default=1800)
+    parser.add_argument("--hosts", default="127.0.0.1,127.0.0.2")
+    args = parser.parse_args()
+
+    hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
+    if not hosts or not all(h.startswith("127.") for h in hosts):
+        sys.exit("fault_server: --hosts must list loopback (127.x) addresses")
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: os._exit(0))
+    timer = threading.Timer(args.lifetime, os._exit, args=(0,))
+    timer.daemon = True
+    timer.start()
+
+    servers = bind_all(hosts, args.port)
+    for server in servers:
+        server.all_hosts = tuple(hosts)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    write_port_file(args.port_file, servers[0].server_port)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()
