@@ -2,7 +2,7 @@
 """Fault-injection HTTP/1.1 server for the Swift HTTP client tests (stdlib only).
 
 Usage:
-    python3 fault_server.py --port-file PATH [--port 0] [--lifetime 1800]
+    python3 fault_server.py --port-file PATH [--port 0] [--lifetime 1800] [--parent-pid PID]
                             [--hosts 127.0.0.1,127.0.0.2]
 
 Listens on the same port on every --hosts address (loopback only), writes the
@@ -519,6 +519,8 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--lifetime", type=float, default=1800)
     parser.add_argument("--hosts", default="127.0.0.1,127.0.0.2")
+    parser.add_argument("--parent-pid", type=int, default=0,
+                        help="exit as soon as this process is gone (the test run that started us)")
     args = parser.parse_args()
 
     hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
@@ -537,7 +539,20 @@ def main():
         threading.Thread(target=server.serve_forever, daemon=True).start()
     write_port_file(args.port_file, servers[0].server_port)
     while True:
-        time.sleep(3600)
+        time.sleep(0.5)
+        # A dead parent may linger as a zombie, so compare our parent pid rather than probing it.
+        if args.parent_pid and (os.getppid() != args.parent_pid or not process_alive(args.parent_pid)):
+            os._exit(0)
+
+
+def process_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 if __name__ == "__main__":

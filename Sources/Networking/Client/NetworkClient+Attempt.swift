@@ -13,7 +13,8 @@ extension NetworkClient {
             NetworkError(.invalidRequest, requestName: name, message: "invalid request: \(reason)", request: built)
         }
         guard request.method.isValidToken else {
-            throw refuse("the method \"\(RequestValidator.escaped(request.method.rawValue))\" is not a valid HTTP token")
+            throw refuse(
+                "the method \"\(RequestValidator.escaped(request.method.rawValue))\" is not a valid HTTP token")
         }
         let url: URL
         do {

@@ -23,7 +23,7 @@ enum RequestValidator {
             throw URLBuilder.Refusal("the URL is not an absolute http or https URL")
         }
         try URLBuilder.rejectControlCharacters(in: url.absoluteString, what: "URL")
-        if (method == .get || method == .head), let body = request.httpBody, !body.isEmpty {
+        if method == .get || method == .head, let body = request.httpBody, !body.isEmpty {
             throw URLBuilder.Refusal("a \(method.rawValue) request cannot carry a body")
         }
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
@@ -47,7 +47,9 @@ enum RequestValidator {
 
     /// `text` with control characters shown as escapes, for error messages.
     static func escaped(_ text: String) -> String {
-        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
-            .joined()
+        text.unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }
+        .joined()
     }
 }

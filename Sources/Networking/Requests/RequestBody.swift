@@ -39,7 +39,8 @@ public enum RequestBody: Sendable {
 
 /// Percent-encoding for form bodies and query items, where `+`, `&` and `=` must not pass through unescaped.
 enum FormEncoding {
-    private static let unreserved: Set<UInt8> = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*".utf8)
+    private static let unreserved: Set<UInt8> = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*".utf8)
 
     /// `value` with every byte outside `[A-Za-z0-9-._*]` escaped, and space written as `+`.
     static func escape(_ value: String) -> String {

@@ -27,6 +27,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private struct Call {
         var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
         var earlyOutcome: Outcome?
+        var task: URLSessionTask?
         var data = Data()
         var response: HTTPURLResponse?
         var redirects = 0
@@ -34,32 +35,45 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let origin: Origin
     }
 
+    /// The calls in flight by call id, and the call id of each started task.
+    private struct Table {
+        var calls: [UInt64: Call] = [:]
+        var callOfTask: [Int: UInt64] = [:]
+        var nextID: UInt64 = 0
+    }
+
     /// Headers that must not follow a redirect to another origin.
     static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
+    /// The queue that creates, resumes and cancels tasks, off Swift's cooperative threads.
+    let queue = DispatchQueue(label: "Networking.URLSessionTransport.tasks")
     private let maximumBodySize: Int
     private let maximumRedirects: Int
-    private let calls = LockedBox<[Int: Call]>([:])
+    private let table = LockedBox(Table())
 
     init(maximumBodySize: Int, maximumRedirects: Int) {
         self.maximumBodySize = maximumBodySize
         self.maximumRedirects = maximumRedirects
     }
 
-    /// Adds a call before its task starts.
-    func register(_ id: Int, origin: Origin) {
-        calls.withLock { $0[id] = Call(origin: origin) }
+    /// Adds a call and returns its id.
+    func register(origin: Origin) -> UInt64 {
+        table.withLock { table in
+            table.nextID += 1
+            table.calls[table.nextID] = Call(origin: origin)
+            return table.nextID
+        }
     }
 
-    /// Attaches the continuation of call `id`. Returns `false`, and resumes the continuation, when the call already
-    /// has an outcome (it was cancelled before it started); the task must then not be resumed.
-    func attach(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>, to id: Int) -> Bool {
-        let early: Outcome? = calls.withLock { table in
-            guard let outcome = table[id]?.earlyOutcome else {
-                table[id]?.continuation = continuation
+    /// Attaches the continuation of `call`. Returns `false`, and resumes the continuation, when the call already
+    /// has an outcome (it was cancelled before it started).
+    func attach(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>, to call: UInt64) -> Bool {
+        let early: Outcome? = table.withLock { table in
+            guard let outcome = table.calls[call]?.earlyOutcome else {
+                table.calls[call]?.continuation = continuation
                 return nil
             }
-            table[id] = nil
+            table.calls[call] = nil
             return outcome
         }
         guard let early else { return true }
@@ -67,23 +81,52 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         return false
     }
 
-    /// Completes call `id` with `outcome` unless it has completed already.
-    func finish(_ id: Int, with outcome: Outcome) {
-        let continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>? = calls.withLock { table in
-            guard let call = table[id] else { return nil }
-            guard let continuation = call.continuation else {
-                if call.earlyOutcome == nil { table[id]?.earlyOutcome = outcome }
-                return nil
+    /// Whether `call` still waits for its outcome.
+    func isPending(_ call: UInt64) -> Bool {
+        table.withLock { $0.calls[call] != nil }
+    }
+
+    /// Records that `task` carries `call`. Returns `false` when the call has already finished (cancelled), in which
+    /// case the task must not be resumed.
+    func bind(_ task: URLSessionTask, to call: UInt64) -> Bool {
+        table.withLock { table in
+            guard table.calls[call] != nil else { return false }
+            table.calls[call]?.task = task
+            table.callOfTask[task.taskIdentifier] = call
+            return true
+        }
+    }
+
+    /// Completes `call` with `outcome` unless it has completed already, and cancels its task if it is running.
+    func finish(_ call: UInt64, with outcome: Outcome) {
+        let (continuation, task) = table.withLock {
+            table -> (CheckedContinuation<(Data, HTTPURLResponse), any Error>?, URLSessionTask?) in
+            guard let entry = table.calls[call] else { return (nil, nil) }
+            guard let continuation = entry.continuation else {
+                if entry.earlyOutcome == nil { table.calls[call]?.earlyOutcome = outcome }
+                return (nil, nil)
             }
-            table[id] = nil
-            return continuation
+            table.calls[call] = nil
+            if let task = entry.task { table.callOfTask[task.taskIdentifier] = nil }
+            return (continuation, entry.task)
         }
         continuation?.resume(with: outcome)
+        if let task, case .failure = outcome {
+            queue.async { task.cancel() }
+        }
+    }
+
+    /// Runs `body` on the call carried by `task`, if it is still in flight.
+    private func withCall<T>(of task: URLSessionTask, _ body: (inout Call, UInt64) -> T) -> T? {
+        table.withLock { table in
+            guard let id = table.callOfTask[task.taskIdentifier], table.calls[id] != nil else { return nil }
+            return body(&table.calls[id]!, id)
+        }
     }
 
     private func fail(_ task: URLSessionTask, _ code: TransportError.Code, _ message: String) {
-        finish(task.taskIdentifier, with: .failure(TransportError(code, message)))
-        URLSessionTransport.cancelOffThread(task)
+        guard let id = withCall(of: task, { _, id in id }) else { return }
+        finish(id, with: .failure(TransportError(code, message)))
     }
 
     func urlSession(
@@ -96,14 +139,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             completionHandler(.cancel)
             return
         }
-        calls.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        _ = withCall(of: dataTask) { call, _ in call.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let size: Int? = calls.withLock { table in
-            table[dataTask.taskIdentifier]?.data.append(data)
-            return table[dataTask.taskIdentifier]?.data.count
+        let size: Int? = withCall(of: dataTask) { call, _ in
+            call.data.append(data)
+            return call.data.count
         }
         if let size, size > maximumBodySize {
             fail(dataTask, .responseTooLarge, "the body grew past the limit of \(maximumBodySize) bytes")
@@ -114,25 +157,33 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let target = Origin(request.url)
-        let previous = Origin(response.url ?? task.currentRequest?.url)
-        enum Decision { case follow(strip: Bool), refuse(TransportError.Code, String) }
-        let decision: Decision = calls.withLock { table in
-            guard var call = table[task.taskIdentifier] else { return .refuse(.other, "call already finished") }
-            call.redirects += 1
-            defer { table[task.taskIdentifier] = call }
-            if call.redirects > maximumRedirects {
-                return .refuse(.tooManyRedirects, "more than \(maximumRedirects) redirects")
-            }
-            guard target.scheme == "http" || target.scheme == "https", !target.host.isEmpty else {
-                return .refuse(.redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(target.scheme)\") was refused")
-            }
-            if previous.scheme == "https" && target.scheme == "http" {
-                return .refuse(.redirectRefused, "a redirect from https to http was refused")
-            }
-            if target != call.origin { call.credentialsStripped = true }
-            return .follow(strip: call.credentialsStripped)
+        // Linux turns a host-less Location (`file:`, `javascript:`) into a path on the same host before calling
+        // this method, so judge the raw header, resolved against the response URL.
+        let location = response.value(forHTTPHeaderField: "Location").flatMap {
+            URL(string: $0, relativeTo: response.url)?.absoluteURL
         }
+        let target = Origin(location ?? request.url)
+        let previous = Origin(response.url ?? task.currentRequest?.url)
+        enum Decision {
+            case follow(strip: Bool)
+            case refuse(TransportError.Code, String)
+        }
+        let decision: Decision =
+            withCall(of: task) { call, _ in
+                call.redirects += 1
+                if call.redirects > maximumRedirects {
+                    return .refuse(.tooManyRedirects, "more than \(maximumRedirects) redirects")
+                }
+                guard target.scheme == "http" || target.scheme == "https", !target.host.isEmpty else {
+                    return .refuse(
+                        .redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(target.scheme)\") was refused")
+                }
+                if previous.scheme == "https" && target.scheme == "http" {
+                    return .refuse(.redirectRefused, "a redirect from https to http was refused")
+                }
+                if target != call.origin { call.credentialsStripped = true }
+                return .follow(strip: call.credentialsStripped)
+            } ?? .refuse(.other, "the call already finished")
         switch decision {
         case .refuse(let code, let message):
             fail(task, code, message)
@@ -147,13 +198,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let id = task.taskIdentifier
-        if let error {
-            finish(id, with: .failure(Self.classify(error)))
+        guard let (id, data, response) = withCall(of: task, { call, id in (id, call.data, call.response) }) else {
             return
         }
-        let (data, response) = calls.withLock { ($0[id]?.data ?? Data(), $0[id]?.response) }
-        if let response {
+        if let error {
+            finish(id, with: .failure(Self.classify(error)))
+        } else if let response {
             finish(id, with: .success((data, response)))
         } else {
             finish(id, with: .failure(TransportError(.badServerResponse, "the task ended without an HTTP response")))

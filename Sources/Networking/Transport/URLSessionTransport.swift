@@ -89,25 +89,28 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Returns: The body and response head, for any status code.
     /// - Throws: `CancellationError` when the calling task is cancelled; ``TransportError`` otherwise.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let task = session.dataTask(with: request)
-        let id = task.taskIdentifier
-        calls.register(id, origin: URLSessionTransportDelegate.Origin(request.url))
+        let call = calls.register(origin: URLSessionTransportDelegate.Origin(request.url))
+        let calls = self.calls
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if calls.attach(continuation, to: id) {
-                    task.resume()
+                guard calls.attach(continuation, to: call) else { return }
+                // On Linux, creating and resuming a task `sync`s onto the session's work queue and can block for
+                // hundreds of milliseconds under load; doing it here would stall Swift's cooperative threads (and
+                // with them every timer). The serial queue also keeps a cancel from overtaking the resume.
+                // The block holds the transport, so its session cannot be invalidated by `deinit` before it runs.
+                calls.queue.async { [self] in
+                    guard calls.isPending(call) else { return }
+                    let task = session.dataTask(with: request)
+                    if calls.bind(task, to: call) {
+                        task.resume()
+                    } else {
+                        task.cancel()
+                    }
                 }
             }
         } onCancel: {
-            calls.finish(id, with: .failure(CancellationError()))
-            Self.cancelOffThread(task)
+            calls.finish(call, with: .failure(CancellationError()))
         }
-    }
-
-    /// Cancels `task` from a global queue, never from the thread that noticed the cancellation: calling
-    /// `cancel()` there can deadlock against libcurl's work queue on Linux.
-    static func cancelOffThread(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.cancel() }
     }
 }
 

@@ -26,7 +26,8 @@ import Testing
         let log = EventLog()
         let client = makeClient(
             transport: answering(),
-            behavior: CombinedBehavior([RecordingBehavior("client1", log: log), RecordingBehavior("client2", log: log)]))
+            behavior: CombinedBehavior([RecordingBehavior("client1", log: log), RecordingBehavior("client2", log: log)])
+        )
         try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("call", log: log))
         #expect(
             log.events.filter { $0.hasSuffix("beforeSend") } == [
@@ -70,7 +71,9 @@ import Testing
         let client = makeClient(
             transport: transport,
             behavior: CombinedBehavior([RecordingBehavior("a", log: log), RecordingBehavior("b", log: log)]))
-        let call = Task { try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("c", log: log)) }
+        let call = Task {
+            try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("c", log: log))
+        }
         if outcome == .cancelled {
             var iterator = started.stream.makeAsyncIterator()
             await iterator.next()
@@ -106,7 +109,9 @@ import Testing
             attempts.increment()
             return (Data(), .stub(for: request, status: attempts.value == 1 ? 503 : 200))
         }
-        let behavior = CombinedBehavior([RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log)])
+        let behavior = CombinedBehavior([
+            RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log),
+        ])
         try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
@@ -151,7 +156,8 @@ import Testing
             }
         }
         let transport = answering()
-        let user = try await makeClient(transport: transport, behavior: Offline()).send(NetworkRequest<User>(path: "/u/1"))
+        let user = try await makeClient(transport: transport, behavior: Offline()).send(
+            NetworkRequest<User>(path: "/u/1"))
         #expect(user.name == "cached")
         #expect(transport.requestCount == 0)
     }
@@ -163,7 +169,8 @@ import Testing
         }
         let seen = LockedBox<[RequestContext]>([])
         let client = makeClient(transport: answering(), behavior: CaptureContext(seen: seen))
-        try await client.send(NetworkRequest<Void>(.post, path: "/a", headers: ["X-Trace": "1"]), behavior: CaptureContext(seen: seen))
+        try await client.send(
+            NetworkRequest<Void>(.post, path: "/a", headers: ["X-Trace": "1"]), behavior: CaptureContext(seen: seen))
         try await client.send(NetworkRequest<Void>(path: "/b"))
         let contexts = seen.current
         #expect(contexts.count == 3)

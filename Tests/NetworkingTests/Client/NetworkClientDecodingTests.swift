@@ -59,7 +59,8 @@ import Testing
 
     @Test func emptyBodyForAJSONTypeIsADecodingErrorNamingTheType() async throws {
         let client = makeClient(transport: answering(204))
-        let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
         #expect(error.kind == .decoding)
         #expect(error.message.contains("User"))
         #expect(error.message.contains("empty"))
@@ -67,7 +68,8 @@ import Testing
 
     @Test func decodingErrorCarriesPathStatusAndBodySnippet() async throws {
         let client = makeClient(transport: answering(body: #"{"id": "seven", "name": "Ada"}"#))
-        let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
         #expect(error.kind == .decoding)
         #expect(error.requestName == "GET /users/7")
         #expect(error.statusCode == 200)
@@ -79,7 +81,8 @@ import Testing
     @Test func responseVariantReturnsValueHeadBodyAndRequest() async throws {
         let body = #"{"id": 1, "name": "A"}"#
         let client = makeClient(transport: answering(201, body: body, headers: ["ETag": "\"v1\""]))
-        let response = try await client.response(for: NetworkRequest<User>(.post, path: "/users", body: .json(User(id: 1, name: "A"))))
+        let response = try await client.response(
+            for: NetworkRequest<User>(.post, path: "/users", body: .json(User(id: 1, name: "A"))))
         #expect(response.value == User(id: 1, name: "A"))
         #expect(response.statusCode == 201)
         #expect(response.httpResponse.value(forHTTPHeaderField: "ETag") == "\"v1\"")
@@ -89,9 +92,11 @@ import Testing
 
     @Test func customDecodeClosureIsUsed() async throws {
         let client = makeClient(transport: answering(body: "41"))
-        let request = NetworkRequest<Int>(method: .get, endpoint: .path("/n"), decode: { data, _, _ in
-            Int(String(decoding: data, as: UTF8.self))! + 1
-        })
+        let request = NetworkRequest<Int>(
+            method: .get, endpoint: .path("/n"),
+            decode: { data, _, _ in
+                Int(String(decoding: data, as: UTF8.self))! + 1
+            })
         #expect(try await client.send(request) == 42)
     }
 }

@@ -12,7 +12,8 @@ import Testing
     func statusOutsideTheAcceptableRangeIsAnErrorWithStatusHeadersAndBody(status: Int) async throws {
         let client = makeClient(
             transport: answering(status, body: #"{"error":"nope"}"#, headers: ["Retry-After": "3"]))
-        let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
         #expect(error.kind == .unacceptableStatus(status))
         #expect(error.statusCode == status)
         #expect(error.response?.value(forHTTPHeaderField: "Retry-After") == "3")
@@ -29,9 +30,12 @@ import Testing
 
     @Test func descriptionReadsAsOneLogLine() async throws {
         let client = makeClient(transport: answering(503, body: "{\"error\":\"busy\"}\n"))
-        let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
         // The reason phrase comes from Foundation and differs in letter case between platforms.
-        #expect(error.description.hasPrefix("NetworkError.unacceptableStatus(503) for GET /users/1: the server answered 503 "))
+        #expect(
+            error.description.hasPrefix(
+                "NetworkError.unacceptableStatus(503) for GET /users/1: the server answered 503 "))
         #expect(error.description.hasSuffix(#" body: {"error":"busy"}\n"#))
         #expect(!error.description.contains("\n"))
     }
@@ -92,7 +96,9 @@ import Testing
         let transport = answering()
         let client = makeClient(transport: transport)
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/u", body: .json(Unencodable()))) })
+            await expectNetworkError {
+                try await client.send(NetworkRequest<Void>(.post, path: "/u", body: .json(Unencodable())))
+            })
         #expect(error.kind == .encoding)
         #expect(transport.requestCount == 0)
     }

@@ -51,7 +51,8 @@ import Testing
 
     @Test func callDeadlineCoversTheWholeChain() async throws {
         let clock = TestClock(mode: .manual)
-        let client = makeClient(transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: .seconds(2))
+        let client = makeClient(
+            transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: .seconds(2))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
         await clock.waitForSleepers(2)
         clock.advance(by: .seconds(2))

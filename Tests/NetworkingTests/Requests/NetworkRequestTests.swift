@@ -33,9 +33,11 @@ import Testing
 
     @Test func queryItemsAreEncodedSoPlusAndAmpersandSurvive() async throws {
         let request = try await sent(
-            NetworkRequest<Void>(path: "/search?lang=en", query: [
-                URLQueryItem(name: "q", value: "a+b & c=d"), URLQueryItem(name: "flag", value: nil),
-            ]))
+            NetworkRequest<Void>(
+                path: "/search?lang=en",
+                query: [
+                    URLQueryItem(name: "q", value: "a+b & c=d"), URLQueryItem(name: "flag", value: nil),
+                ]))
         #expect(request.url?.absoluteString == "https://api.example.test/v1/search?lang=en&q=a%2Bb%20%26%20c%3Dd&flag")
     }
 
@@ -53,22 +55,28 @@ import Testing
 
     @Test func formBodyIsPercentEncodedWithSpaceAsPlus() async throws {
         let request = try await sent(
-            NetworkRequest<Void>(.post, path: "/login", body: .form([
-                URLQueryItem(name: "user", value: "ada lovelace"), URLQueryItem(name: "pass", value: "a&b=c+d/é"),
-            ])))
-        #expect(String(decoding: try #require(request.httpBody), as: UTF8.self) == "user=ada+lovelace&pass=a%26b%3Dc%2Bd%2F%C3%A9")
+            NetworkRequest<Void>(
+                .post, path: "/login",
+                body: .form([
+                    URLQueryItem(name: "user", value: "ada lovelace"), URLQueryItem(name: "pass", value: "a&b=c+d/é"),
+                ])))
+        #expect(
+            String(decoding: try #require(request.httpBody), as: UTF8.self)
+                == "user=ada+lovelace&pass=a%26b%3Dc%2Bd%2F%C3%A9")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func explicitContentTypeWinsOverTheBodyDefault() async throws {
         let request = try await sent(
-            NetworkRequest<Void>(.put, path: "/doc", headers: ["content-type": "application/vnd.api+json"], body: .json(["a": 1])))
+            NetworkRequest<Void>(
+                .put, path: "/doc", headers: ["content-type": "application/vnd.api+json"], body: .json(["a": 1])))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
     }
 
     @Test func rawDataBodyIsSentAsIs() async throws {
         let request = try await sent(
-            NetworkRequest<Void>(.post, path: "/raw", body: .data(Data([1, 2, 3]), contentType: "application/octet-stream")))
+            NetworkRequest<Void>(
+                .post, path: "/raw", body: .data(Data([1, 2, 3]), contentType: "application/octet-stream")))
         #expect(request.httpBody == Data([1, 2, 3]))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
     }

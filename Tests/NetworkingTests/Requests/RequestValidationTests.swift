@@ -22,22 +22,34 @@ import Testing
         .init(label: "URL without host", request: .init(url: URL(string: "http:///nohost")!), reason: "no host"),
         .init(label: "port out of range", request: .init(url: URL(string: "http://h.test:70000/")!), reason: "port"),
         .init(label: "CRLF in path", request: .init(path: "/a\r\nX-Injected: 1"), reason: "control character"),
-        .init(label: "CRLF in header value", request: .init(path: "/a", headers: ["X-Note": "a\r\nX-Injected: yes"]),
-              reason: "X-Note contains CR, LF, NUL"),
-        .init(label: "NUL in header value", request: .init(path: "/a", headers: ["X-Note": "a\u{0}b"]), reason: "X-Note"),
-        .init(label: "LF in header name", request: .init(path: "/a", headers: ["X-Bad\nName": "v"]), reason: "header name"),
-        .init(label: "space in header name", request: .init(path: "/a", headers: ["X Bad": "v"]), reason: "header name"),
-        .init(label: "colon in header name", request: .init(path: "/a", headers: ["X:Bad": "v"]), reason: "header name"),
+        .init(
+            label: "CRLF in header value", request: .init(path: "/a", headers: ["X-Note": "a\r\nX-Injected: yes"]),
+            reason: "X-Note contains CR, LF, NUL"),
+        .init(
+            label: "NUL in header value", request: .init(path: "/a", headers: ["X-Note": "a\u{0}b"]), reason: "X-Note"),
+        .init(
+            label: "LF in header name", request: .init(path: "/a", headers: ["X-Bad\nName": "v"]), reason: "header name"
+        ),
+        .init(
+            label: "space in header name", request: .init(path: "/a", headers: ["X Bad": "v"]), reason: "header name"),
+        .init(
+            label: "colon in header name", request: .init(path: "/a", headers: ["X:Bad": "v"]), reason: "header name"),
         .init(label: "empty header name", request: .init(path: "/a", headers: ["": "v"]), reason: "header name"),
-        .init(label: "Content-Length set by caller", request: .init(path: "/a", headers: ["Content-Length": "5"]),
-              reason: "set by the transport"),
+        .init(
+            label: "Content-Length set by caller", request: .init(path: "/a", headers: ["Content-Length": "5"]),
+            reason: "set by the transport"),
         .init(label: "Host set by caller", request: .init(path: "/a", headers: ["Host": "evil.test"]), reason: "Host"),
-        .init(label: "same header twice", request: .init(path: "/a", headers: ["Accept": "a", "accept": "b"]),
-              reason: "twice"),
+        .init(
+            label: "same header twice", request: .init(path: "/a", headers: ["Accept": "a", "accept": "b"]),
+            reason: "twice"),
         .init(label: "method with space", request: .init(HTTPMethod(rawValue: "GET /x"), path: "/a"), reason: "method"),
         .init(label: "empty method", request: .init(HTTPMethod(rawValue: ""), path: "/a"), reason: "method"),
-        .init(label: "GET with body", request: .init(.get, path: "/a", body: .data(Data("x".utf8))), reason: "cannot carry a body"),
-        .init(label: "HEAD with body", request: .init(.head, path: "/a", body: .json(["a": 1])), reason: "cannot carry a body"),
+        .init(
+            label: "GET with body", request: .init(.get, path: "/a", body: .data(Data("x".utf8))),
+            reason: "cannot carry a body"),
+        .init(
+            label: "HEAD with body", request: .init(.head, path: "/a", body: .json(["a": 1])),
+            reason: "cannot carry a body"),
     ]
 
     @Test(arguments: badRequests)
@@ -54,7 +66,8 @@ import Testing
     @Test func relativePathWithoutBaseURLIsRefused() async throws {
         let transport = answering()
         let client = NetworkClient(configuration: .init(baseURL: nil, transport: transport, clock: SystemClock()))
-        let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains("no base URL"))
         #expect(transport.requestCount == 0)
@@ -70,7 +83,8 @@ import Testing
         }
         let log = EventLog()
         let transport = answering()
-        let client = makeClient(transport: transport, behavior: CombinedBehavior([RecordingBehavior("outer", log: log), Injector()]))
+        let client = makeClient(
+            transport: transport, behavior: CombinedBehavior([RecordingBehavior("outer", log: log), Injector()]))
         let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/a")) })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains("after behaviors ran"))

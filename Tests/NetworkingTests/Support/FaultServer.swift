@@ -1,0 +1,90 @@
+import Foundation
+import Networking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The stdlib Python fault server in `Tests/Servers/fault_server.py`, started once per test process.
+///
+/// It listens on the same port on 127.0.0.1 and 127.0.0.2 and exits when this process does. A test that cannot
+/// start or reach it fails: nothing here skips.
+enum FaultServer {
+    private static let port = Task<Int, any Error> { try await launch() }
+
+    /// `http://<host>:<port>` of the running server.
+    static func url(host: String = "127.0.0.1") async throws -> URL {
+        URL(string: "http://\(host):\(try await port.value)")!
+    }
+
+    /// A client on the real URLSession transport pointed at the server.
+    static func client(
+        transport: URLSessionTransport = URLSessionTransport(),
+        behavior: any RequestBehavior = EmptyBehavior(),
+        timeout: Duration = .seconds(30)
+    ) async throws -> NetworkClient {
+        NetworkClient(
+            configuration: .init(baseURL: try await url(), transport: transport, behavior: behavior, timeout: timeout))
+    }
+
+    /// What the server recorded for `key`.
+    struct Hits: Decodable, Sendable {
+        struct Record: Decodable, Sendable {
+            let method: String
+            let path: String
+            let headers: [String: String]
+            let body: String
+        }
+        let count: Int
+        let requests: [Record]
+    }
+
+    /// The hits the server counted for `key`.
+    static func hits(_ key: String) async throws -> Hits {
+        let client = NetworkClient(baseURL: try await url())
+        return try await client.send(
+            NetworkRequest<Hits>(path: "/__hits", query: [URLQueryItem(name: "key", value: key)]))
+    }
+
+    /// A key no other test uses.
+    static func newKey(_ label: String = "k") -> String {
+        "\(label)-\(UUID().uuidString.prefix(8))"
+    }
+
+    private static func launch() async throws -> Int {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Servers/fault_server.py")
+        let portFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent(
+                "networking-fault-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).port")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", script.path, "--port-file", portFile.path, "--lifetime", "1800",
+            "--parent-pid", "\(ProcessInfo.processInfo.processIdentifier)",
+        ]
+        // Detached output: a server holding the test runner's pipes would keep `swift test` waiting for EOF.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the server to write its port: up to 15 s, polling; a server that never starts fails the tests.
+        for _ in 0..<300 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8),
+                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return port
+            }
+            if !process.isRunning {
+                throw FaultServerError("fault_server.py exited with status \(process.terminationStatus)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw FaultServerError("fault_server.py did not report a port within 15 s")
+    }
+}
+
+struct FaultServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
