@@ -12,9 +12,14 @@ let package = Package(
     targets: [
         .target(name: "Networking"),
         .target(name: "NetworkingTesting", dependencies: ["Networking"]),
+        .executableTarget(
+            name: "Demo",
+            dependencies: ["Networking"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "NetworkingTests",
-            dependencies: ["Networking", "NetworkingTesting"]
+            dependencies: ["Networking", "NetworkingTesting", "Demo"]
         ),
     ]
 )
