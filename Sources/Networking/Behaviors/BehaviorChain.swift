@@ -13,7 +13,40 @@ struct BehaviorChain: Sendable {
     init(_ behaviors: [any RequestBehavior]) {
         var leaves: [any RequestBehavior] = []
         for behavior in behaviors { Self.appendLeaves(of: behavior, to: &leaves) }
-        self.behaviors = leaves
+        self.behaviors = leaves.filter { !($0 is BehaviorOverride) }
+    }
+
+    /// The chain of one call: the client-wide behavior's leaves, edited by the per-request behavior's
+    /// ``BehaviorOverride``s, followed by the per-request behavior's other leaves.
+    init(clientWide: any RequestBehavior, perRequest: any RequestBehavior) {
+        var outer: [any RequestBehavior] = []
+        Self.appendLeaves(of: clientWide, to: &outer)
+        outer.removeAll { $0 is BehaviorOverride }
+        var inner: [any RequestBehavior] = []
+        Self.appendLeaves(of: perRequest, to: &inner)
+        guard inner.contains(where: { $0 is BehaviorOverride }) else {
+            self.behaviors = outer + inner
+            return
+        }
+        var rest: [any RequestBehavior] = []
+        for leaf in inner {
+            guard let override = leaf as? BehaviorOverride else {
+                rest.append(leaf)
+                continue
+            }
+            let found = outer.contains(where: override.matches)
+            switch override.action {
+            case .remove:
+                outer.removeAll(where: override.matches)
+            case .replace(let replacement):
+                if found {
+                    outer = outer.map { override.matches($0) ? replacement : $0 }
+                } else {
+                    rest.append(replacement)
+                }
+            }
+        }
+        self.behaviors = outer + rest
     }
 
     private static func appendLeaves(of behavior: any RequestBehavior, to leaves: inout [any RequestBehavior]) {

@@ -72,7 +72,7 @@ public final class NetworkClient: Sendable {
         let name = request.name
         let urlRequest = try buildURLRequest(request, name: name)
         let context = RequestContext(requestName: name, explicitHeaderNames: Set(request.headers.keys))
-        let chain = BehaviorChain([configuration.behavior, behavior])
+        let chain = BehaviorChain(clientWide: configuration.behavior, perRequest: behavior)
         let terminal = attemptHandler(
             name: name, timeout: request.timeout ?? configuration.timeout,
             acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes)

@@ -1,0 +1,102 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Per-request opt-out: removing or replacing a client-wide behavior by its type.
+@Suite struct BehaviorOverrideTests {
+    /// Behaviors of distinct types that log their name when they pass the request on.
+    struct Auth: RequestBehavior {
+        let log: EventLog
+        func beforeSend(request: URLRequest, context: RequestContext) async { log.append("auth") }
+    }
+    struct Retry: RequestBehavior {
+        let log: EventLog
+        var label = "retry"
+        func beforeSend(request: URLRequest, context: RequestContext) async { log.append(label) }
+    }
+    struct Logging: RequestBehavior {
+        let log: EventLog
+        func beforeSend(request: URLRequest, context: RequestContext) async { log.append("logging") }
+    }
+    struct Spinner: RequestBehavior {
+        let log: EventLog
+        func beforeSend(request: URLRequest, context: RequestContext) async { log.append("spinner") }
+    }
+
+    func run(clientWide: (EventLog) -> any RequestBehavior, perRequest: (EventLog) -> any RequestBehavior) async throws
+        -> [String]
+    {
+        let log = EventLog()
+        let client = makeClient(transport: answering(), behavior: clientWide(log))
+        try await client.send(NetworkRequest<Void>(path: "/x"), behavior: perRequest(log))
+        return log.events
+    }
+
+    func standard(_ log: EventLog) -> any RequestBehavior {
+        CombinedBehavior([Logging(log: log), Retry(log: log), Auth(log: log)])
+    }
+
+    @Test func withoutRemovesTheClientWideBehaviorOfThatType() async throws {
+        let events = try await run(clientWide: standard, perRequest: { _ in .without(Auth.self) })
+        #expect(events == ["logging", "retry"])
+    }
+
+    @Test func replacingKeepsTheReplacedBehaviorsPlaceInTheChain() async throws {
+        let events = try await run(
+            clientWide: standard,
+            perRequest: { log in
+                CombinedBehavior([Spinner(log: log), .replacing(Retry.self, with: Retry(log: log, label: "no-retry"))])
+            })
+        #expect(events == ["logging", "no-retry", "auth", "spinner"])
+    }
+
+    @Test func replacingAnAbsentTypeRunsTheReplacementWhereTheOverrideStands() async throws {
+        let events = try await run(
+            clientWide: { log in Logging(log: log) },
+            perRequest: { log in CombinedBehavior([.replacing(Retry.self, with: Retry(log: log)), Spinner(log: log)]) })
+        #expect(events == ["logging", "retry", "spinner"])
+    }
+
+    @Test func withoutAnAbsentTypeChangesNothing() async throws {
+        let events = try await run(clientWide: standard, perRequest: { _ in .without(Spinner.self) })
+        #expect(events == ["logging", "retry", "auth"])
+    }
+
+    @Test func overridesReachIntoNestedCombinations() async throws {
+        let events = try await run(
+            clientWide: { log in
+                CombinedBehavior([Logging(log: log), CombinedBehavior([Retry(log: log), Auth(log: log)])])
+            },
+            perRequest: { _ in CombinedBehavior([CombinedBehavior([.without(Retry.self)]), .without(Logging.self)]) })
+        #expect(events == ["auth"])
+    }
+
+    @Test func anOverrideInTheClientWideBehaviorHasNoEffect() async throws {
+        let events = try await run(
+            clientWide: { log in CombinedBehavior([.without(Auth.self), Auth(log: log)]) },
+            perRequest: { _ in EmptyBehavior() })
+        #expect(events == ["auth"])
+    }
+
+    @Test func theOverrideOnlyAffectsItsOwnCall() async throws {
+        let log = EventLog()
+        let client = makeClient(transport: answering(), behavior: standard(log))
+        try await client.send(NetworkRequest<Void>(path: "/login"), behavior: .without(Auth.self))
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        #expect(log.events == ["logging", "retry", "logging", "retry", "auth"])
+    }
+
+    @Test func runDirectlyAnOverrideJustPassesTheRequestOn() async throws {
+        let override = BehaviorOverride(Auth.self, action: .remove)
+        let request = URLRequest(url: URL(string: "https://x.test/a")!)
+        let (_, response) = try await override.intercept(request, context: RequestContext()) { request in
+            (Data(), .stub(for: request, status: 204))
+        }
+        #expect(response.statusCode == 204)
+    }
+}
