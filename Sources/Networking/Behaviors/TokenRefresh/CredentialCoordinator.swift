@@ -1,0 +1,126 @@
+import Foundation
+
+/// The shared state behind ``TokenRefreshBehavior``: the current credential with a version number, and at most
+/// one refresh in flight, whose result every waiting call receives.
+///
+/// The refresh runs in a task of its own, so cancelling one waiting call never cancels it for the others.
+final class CredentialCoordinator: Sendable {
+    typealias Versioned = (credential: AccessCredential, version: Int)
+
+    private struct State {
+        var credential: AccessCredential?
+        var version = 0
+        var refreshing = false
+        var waiters: [UInt64: CheckedContinuation<Versioned, any Error>] = [:]
+        var nextWaiter: UInt64 = 0
+        var refreshTimes: [Duration] = []
+    }
+
+    private enum Step {
+        case use(Versioned)
+        case fail(any Error)
+        case wait
+        case startRefresh
+    }
+
+    private let state: LockedBox<State>
+    private let refresher: any TokenRefresher
+    private let clock: any NetworkClock
+    private let leeway: Duration
+    private let maximumRefreshes: Int
+    private let window: Duration
+
+    init(
+        initial: AccessCredential?, refresher: any TokenRefresher, clock: any NetworkClock, leeway: Duration,
+        maximumRefreshes: Int, window: Duration
+    ) {
+        self.state = LockedBox(State(credential: initial))
+        self.refresher = refresher
+        self.clock = clock
+        self.leeway = leeway
+        self.maximumRefreshes = maximumRefreshes
+        self.window = window
+    }
+
+    /// The current credential, if any.
+    var current: AccessCredential? { state.withLock { $0.credential } }
+
+    /// A credential fit to send: the current one unless it is missing or within the leeway of expiry, in which
+    /// case a refresh (shared with every other caller) provides it.
+    func usableCredential() async throws -> Versioned {
+        let limit = clock.date().addingTimeInterval(leeway.seconds)
+        let (fresh, version): (Versioned?, Int) = state.withLock { state in
+            if let credential = state.credential, credential.expiresAt.map { $0 > limit } ?? true {
+                return ((credential, state.version), state.version)
+            }
+            return (nil, state.version)
+        }
+        if let fresh { return fresh }
+        return try await refreshed(after: version)
+    }
+
+    /// The credential that replaces version `rejected`: a newer one if another call already refreshed, else
+    /// the result of a refresh, started now or joined if one is in flight.
+    func refreshed(after rejected: Int) async throws -> Versioned {
+        let id = state.withLock { state -> UInt64 in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Versioned, any Error>) in
+                let step = state.withLock { state -> Step in
+                    if Task.isCancelled { return .fail(CancellationError()) }
+                    if state.version != rejected, let credential = state.credential {
+                        return .use((credential, state.version))
+                    }
+                    state.waiters[id] = continuation
+                    if state.refreshing { return .wait }
+                    let now = clock.now()
+                    state.refreshTimes.removeAll { now - $0 >= window }
+                    guard state.refreshTimes.count < maximumRefreshes else {
+                        state.waiters[id] = nil
+                        return .fail(TokenRefreshError.refreshLimitReached(limit: maximumRefreshes, window: window))
+                    }
+                    state.refreshTimes.append(now)
+                    state.refreshing = true
+                    return .startRefresh
+                }
+                switch step {
+                case .use(let versioned): continuation.resume(returning: versioned)
+                case .fail(let error): continuation.resume(throwing: error)
+                case .wait: break
+                case .startRefresh: Task { await self.performRefresh() }
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Runs the refresher once and hands its outcome to every waiter.
+    private func performRefresh() async {
+        let old = current
+        let outcome: Result<AccessCredential, any Error>
+        do {
+            outcome = .success(try await refresher.refresh(replacing: old))
+        } catch {
+            outcome = .failure(TokenRefreshError.refreshFailed(error))
+        }
+        let (waiters, result): ([CheckedContinuation<Versioned, any Error>], Result<Versioned, any Error>) =
+            state.withLock { state in
+                state.refreshing = false
+                let waiters = Array(state.waiters.values)
+                state.waiters = [:]
+                switch outcome {
+                case .success(let credential):
+                    state.credential = credential
+                    state.version += 1
+                    return (waiters, .success((credential, state.version)))
+                case .failure(let error):
+                    return (waiters, .failure(error))
+                }
+            }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends a refreshable credential, and refreshes it once for everyone when it expires or the server answers 401.
+///
+/// ```swift
+/// let auth = TokenRefreshBehavior(
+///     initial: AccessCredential(token: savedToken, expiresAt: savedExpiry),
+///     refresher: ClosureTokenRefresher { _ in try await AuthAPI.refresh() }
+/// )
+/// let client = NetworkClient(baseURL: api, behavior: CombinedBehavior([.retry(), auth]))
+/// ```
+///
+/// - **Single flight.** However many calls meet a 401 or an expired credential at once, the refresher runs once;
+///   every waiting call is replayed with the new credential, or receives the same
+///   ``TokenRefreshError/refreshFailed(_:)``.
+/// - **Versioned.** A call rejected with a credential that another call has already replaced uses the newer one
+///   without refreshing again.
+/// - **Replay once.** A call is replayed at most once; a 401 on the replay is returned to the caller.
+/// - **Loop guard.** At most ``Configuration/maximumRefreshes`` refreshes per ``Configuration/window``; beyond that
+///   calls fail with ``TokenRefreshError/refreshLimitReached(limit:window:)`` without asking the refresher.
+/// - **Cancellation.** Cancelling a waiting call never cancels the refresh the others wait for.
+///
+/// Place it inside `.retry()` so every attempt carries the current credential. It sets the header itself: use it
+/// instead of `AuthorizationBehavior`, not with it.
+public final class TokenRefreshBehavior: RequestBehavior {
+    /// How the behavior sends and refreshes the credential.
+    public struct Configuration: Sendable {
+        /// The header carrying the credential. Default: `Authorization`.
+        public var headerName: String = "Authorization"
+        /// Written before the token, with a space; `nil` for the bare token. Default: `Bearer`.
+        public var scheme: String? = "Bearer"
+        /// The status that means "credential rejected". Default: 401, as RFC 9110 defines it.
+        public var rejectionStatus: Int = 401
+        /// A credential expiring within this time is refreshed before use. Default: 30 s, to cover clock skew
+        /// and the time a request takes.
+        public var leeway: Duration = .seconds(30)
+        /// The most refreshes allowed within ``window``. Default: 3, enough for genuine expiries, small enough to
+        /// stop a server that rejects every fresh credential.
+        public var maximumRefreshes: Int = 3
+        /// The window of the loop guard. Default: 60 s.
+        public var window: Duration = .seconds(60)
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    private let coordinator: CredentialCoordinator
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - initial: The credential to start with; `nil` makes the first call refresh.
+    ///   - refresher: Obtains new credentials.
+    ///   - clock: The clock for expiry and the loop guard.
+    ///   - configuration: Header, scheme and limits.
+    public init(
+        initial: AccessCredential?,
+        refresher: any TokenRefresher,
+        clock: any NetworkClock = SystemClock(),
+        configuration: Configuration = Configuration()
+    ) {
+        self.configuration = configuration
+        self.coordinator = CredentialCoordinator(
+            initial: initial, refresher: refresher, clock: clock, leeway: configuration.leeway,
+            maximumRefreshes: configuration.maximumRefreshes, window: configuration.window)
+    }
+
+    /// The credential in use now.
+    public var credential: AccessCredential? { coordinator.current }
+
+    /// Sends the request with a usable credential; on a rejection, refreshes (or joins a refresh) and replays once.
+    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
+        Data, HTTPURLResponse
+    ) {
+        let (credential, version) = try await coordinator.usableCredential()
+        do {
+            return try await next(authorized(request, with: credential))
+        } catch let error as NetworkError where error.kind == .unacceptableStatus(configuration.rejectionStatus) {
+            let (fresh, _) = try await coordinator.refreshed(after: version)
+            return try await next(authorized(request, with: fresh))
+        }
+    }
+
+    private func authorized(_ request: URLRequest, with credential: AccessCredential) -> URLRequest {
+        var request = request
+        let value = configuration.scheme.map { "\($0) \(credential.token)" } ?? credential.token
+        request.setValue(value, forHTTPHeaderField: configuration.headerName)
+        return request
+    }
+}
+
+extension RequestBehavior where Self == TokenRefreshBehavior {
+    /// A behavior that sends a refreshable credential and refreshes it once for all calls on 401 or expiry.
+    ///
+    /// - Parameters:
+    ///   - initial: The credential to start with.
+    ///   - clock: The clock for expiry and the loop guard.
+    ///   - refresh: Obtains a new credential from the one being replaced.
+    public static func tokenRefresh(
+        initial: AccessCredential?,
+        clock: any NetworkClock = SystemClock(),
+        refresh: @escaping @Sendable (AccessCredential?) async throws -> AccessCredential
+    ) -> TokenRefreshBehavior {
+        TokenRefreshBehavior(initial: initial, refresher: ClosureTokenRefresher(refresh), clock: clock)
+    }
+}

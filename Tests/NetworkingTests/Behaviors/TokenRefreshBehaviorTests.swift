@@ -1,0 +1,213 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct TokenRefreshBehaviorTests {
+    /// Counts refreshes and hands out "new", "new2", ...; can be held at a gate and made to fail.
+    final class CountingRefresher: TokenRefresher {
+        let calls = LockedCounter()
+        let completed = LockedCounter()
+        let gate: Gate?
+        let failure: TestError?
+
+        init(gate: Gate? = nil, failure: TestError? = nil) {
+            self.gate = gate
+            self.failure = failure
+        }
+
+        func refresh(replacing expired: AccessCredential?) async throws -> AccessCredential {
+            calls.increment()
+            if let gate { await gate.wait() }
+            completed.increment()
+            if let failure { throw failure }
+            return AccessCredential(token: calls.value == 1 ? "new" : "new\(calls.value)")
+        }
+    }
+
+    static let old = AccessCredential(token: "old")
+
+    func bearer(_ request: URLRequest) -> String? {
+        request.value(forHTTPHeaderField: "Authorization")
+    }
+
+    @Test func hundredConcurrent401sCauseExactlyOneRefreshAndHundredReplays() async throws {
+        let rejected = Barrier(100)
+        let transport = MockTransport { request in
+            if request.value(forHTTPHeaderField: "Authorization") == "Bearer new" {
+                return (Data(), .stub(for: request))
+            }
+            await rejected.arrive()
+            return (Data(), .stub(for: request, status: 401))
+        }
+        let refresher = CountingRefresher()
+        let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
+        let client = makeClient(transport: transport, behavior: auth)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<100 { group.addTask { try await client.send(NetworkRequest<Void>(path: "/me/\(index)")) } }
+            try await group.waitForAll()
+        }
+        #expect(refresher.calls.value == 1)
+        #expect(transport.requestCount == 200)
+        #expect(transport.requests.filter { bearer($0) == "Bearer old" }.count == 100)
+        #expect(transport.requests.filter { bearer($0) == "Bearer new" }.count == 100)
+        #expect(auth.credential?.token == "new")
+    }
+
+    @Test func aFailedRefreshReachesEveryWaiterAsATypedError() async throws {
+        let rejected = Barrier(10)
+        let transport = MockTransport { request in
+            await rejected.arrive()
+            return (Data(), .stub(for: request, status: 401))
+        }
+        let refresher = CountingRefresher(failure: TestError("auth server down"))
+        let client = makeClient(
+            transport: transport,
+            behavior: TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock()))
+        let errors = await withTaskGroup(of: NetworkError?.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do { try await client.send(NetworkRequest<Void>(path: "/me")) } catch let error as NetworkError {
+                        return error
+                    } catch {}
+                    return nil
+                }
+            }
+            return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
+        }
+        #expect(refresher.calls.value == 1)
+        #expect(transport.requestCount == 10)
+        #expect(errors.count == 10)
+        for error in errors {
+            #expect(error?.kind == .behavior("TokenRefreshBehavior"))
+            guard case .refreshFailed(let cause)? = error?.underlyingError as? TokenRefreshError else {
+                Issue.record("expected refreshFailed, got \(String(describing: error))")
+                continue
+            }
+            #expect(cause as? TestError == TestError("auth server down"))
+        }
+    }
+
+    @Test func theLoopGuardStopsAServerThatKeepsAnswering401() async throws {
+        let clock = TestClock()
+        let transport = answering(401)
+        let refresher = CountingRefresher()
+        var configuration = TokenRefreshBehavior.Configuration()
+        configuration.maximumRefreshes = 2
+        configuration.window = .seconds(60)
+        let client = makeClient(
+            transport: transport,
+            behavior: TokenRefreshBehavior(
+                initial: Self.old, refresher: refresher, clock: clock, configuration: configuration))
+        for _ in 0..<2 {
+            let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
+            #expect(error?.kind == .unacceptableStatus(401))
+        }
+        #expect(refresher.calls.value == 2)
+        #expect(transport.requestCount == 4, "each call is replayed exactly once")
+        let blocked = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        #expect(blocked?.kind == .behavior("TokenRefreshBehavior"))
+        guard case .refreshLimitReached(let limit, _)? = blocked?.underlyingError as? TokenRefreshError else {
+            Issue.record("expected refreshLimitReached, got \(String(describing: blocked))")
+            return
+        }
+        #expect(limit == 2)
+        #expect(refresher.calls.value == 2)
+        #expect(transport.requestCount == 5)
+        clock.advance(by: .seconds(61))
+        _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        #expect(refresher.calls.value == 3, "the window moved on, so a refresh is allowed again")
+    }
+
+    @Test func aCredentialReplacedWhileACallWasInFlightIsNotRefreshedAgain() async throws {
+        let slowCallMayAnswer = Gate()
+        let transport = MockTransport { request in
+            if request.value(forHTTPHeaderField: "Authorization") == "Bearer new" {
+                return (Data(), .stub(for: request))
+            }
+            if request.url?.path == "/v1/slow" { await slowCallMayAnswer.wait() }
+            return (Data(), .stub(for: request, status: 401))
+        }
+        let refresher = CountingRefresher()
+        let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
+        let client = makeClient(transport: transport, behavior: auth)
+        let slow = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
+        #expect(await eventually { transport.requestCount == 1 })
+        try await client.send(NetworkRequest<Void>(path: "/fast"))
+        #expect(refresher.calls.value == 1)
+        slowCallMayAnswer.open()
+        try await slow.value
+        #expect(refresher.calls.value == 1)
+        #expect(
+            transport.requests.map { bearer($0) ?? "-" } == ["Bearer old", "Bearer old", "Bearer new", "Bearer new"])
+    }
+
+    @Test func cancellingOneWaiterDoesNotCancelTheRefreshForTheOthers() async throws {
+        let refreshMayFinish = Gate()
+        let transport = MockTransport { request in
+            (
+                Data(),
+                .stub(
+                    for: request, status: request.value(forHTTPHeaderField: "Authorization") == "Bearer new" ? 200 : 401
+                )
+            )
+        }
+        let refresher = CountingRefresher(gate: refreshMayFinish)
+        let client = makeClient(
+            transport: transport,
+            behavior: TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock()))
+        let calls = (0..<3).map { index in Task { try await client.send(NetworkRequest<Void>(path: "/c/\(index)")) } }
+        #expect(await eventually { transport.requestCount == 3 && refresher.calls.value == 1 })
+        calls[0].cancel()
+        await #expect(throws: CancellationError.self) { try await calls[0].value }
+        #expect(refresher.completed.value == 0, "the cancelled waiter left while the refresh was still running")
+        refreshMayFinish.open()
+        try await calls[1].value
+        try await calls[2].value
+        #expect(refresher.calls.value == 1)
+        #expect(refresher.completed.value == 1)
+    }
+
+    @Test func aCredentialAboutToExpireIsRefreshedBeforeSending() async throws {
+        let clock = TestClock()
+        let transport = answering()
+        let refresher = CountingRefresher()
+        let expiring = AccessCredential(token: "old", expiresAt: clock.date().addingTimeInterval(10))
+        let client = makeClient(
+            transport: transport, behavior: TokenRefreshBehavior(initial: expiring, refresher: refresher, clock: clock))
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        #expect(refresher.calls.value == 1)
+        #expect(transport.requests.map { bearer($0) } == ["Bearer new"])
+    }
+
+    @Test func aValidCredentialIsSentWithoutRefreshing() async throws {
+        let clock = TestClock()
+        let transport = answering()
+        let refresher = CountingRefresher()
+        let valid = AccessCredential(token: "old", expiresAt: clock.date().addingTimeInterval(3600))
+        let client = makeClient(
+            transport: transport, behavior: TokenRefreshBehavior(initial: valid, refresher: refresher, clock: clock))
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        #expect(refresher.calls.value == 0)
+        #expect(transport.requests.map { bearer($0) } == ["Bearer old", "Bearer old"])
+    }
+
+    @Test func withoutAnInitialCredentialTheFirstCallRefreshes() async throws {
+        let transport = answering()
+        let refresher = CountingRefresher()
+        let client = makeClient(
+            transport: transport,
+            behavior: .tokenRefresh(initial: nil, clock: TestClock()) { _ in
+                refresher.calls.increment()
+                return AccessCredential(token: "first")
+            })
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        #expect(refresher.calls.value == 1)
+        #expect(transport.requests.map { bearer($0) } == ["Bearer first"])
+    }
+}
