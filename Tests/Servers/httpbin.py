@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Start and stop a local httpbin (PyPI `httpbin`, served by gunicorn) for the real-server tests.
+
+Usage:
+    python3 Tests/Servers/httpbin.py start [--state DIR] [--parent-pid PID] [--lifetime SECONDS]
+    python3 Tests/Servers/httpbin.py stop  [--state DIR]
+    python3 Tests/Servers/httpbin.py url   [--state DIR]
+
+start  creates the virtual environment when it is missing (or was built from other pins), installs the pinned
+       packages from PyPI, starts gunicorn bound to 127.0.0.1 on a free port, waits until GET /get answers 200,
+       and prints the base URL (http://127.0.0.1:PORT) on stdout. The port is also written to DIR/port.
+       Starting when a server of the same state folder already answers just prints its URL.
+stop   stops the server started with the same state folder (SIGINT, then SIGKILL after 10 s) and removes
+       its state files. Stopping when nothing runs is not an error.
+url    prints the URL of the running server, or exits 1.
+
+The server never outlives its welcome: it exits by itself after --lifetime seconds (default 3600), and, with
+--parent-pid, as soon as that process is gone (the test run that started it). It binds loopback only.
+
+Environment:
+    HTTPBIN_VENV   where the virtual environment lives (default: .build/venv-httpbin in the repository)
+    HTTPBIN_STATE  default state folder (default: .build/httpbin in the repository)
+
+Only the standard library is used here; pip talks to PyPI and nothing else.
+"""
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import venv
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Versions verified together on Python 3.11 (Linux): httpbin 0.10.4 needs Flask >= 2.2 and Werkzeug >= 2.2;
+# gunicorn 23.0.0 leaves no control socket in the home folder (27.x does). Everything httpbin pulls
+# in is pinned too, so a fresh clone installs exactly what was tested.
+PINS = [
+    "httpbin==0.10.4",
+    "gunicorn==23.0.0",
+    "Flask==3.1.3",
+    "Werkzeug==3.1.9",
+    "blinker==1.9.0",
+    "brotlicffi==1.2.1.0",
+    "cffi==2.1.1",
+    "click==8.5.1",
+    "decorator==5.3.1",
+    "greenlet==2.0.2",
+    "itsdangerous==2.2.0",
+    "Jinja2==3.1.6",
+    "MarkupSafe==3.0.4",
+    "packaging==26.3",
+    "pycparser==3.12",
+    "six==1.17.0",
+]
+
+# Written into the state folder and given to gunicorn with -c: the master reports its port once it listens,
+# and shuts itself down after the lifetime or when the parent process is gone.
+GUNICORN_CONFIG = '''\
+import os, signal, threading, time
+
+bind = ["127.0.0.1:0"]
+workers = 2
+worker_class = "gthread"
+threads = 16
+keepalive = 75  # longer than any test's idle gap, so the client never races a server-side close
+timeout = 60
+graceful_timeout = 5
+accesslog = None
+loglevel = "warning"
+
+PORT_FILE = {port_file!r}
+LIFETIME = {lifetime!r}
+PARENT_PID = {parent_pid!r}
+
+
+def _stop(master_pid):
+    try:
+        os.kill(master_pid, signal.SIGINT)  # quick shutdown
+    except OSError:
+        pass
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a dead parent may linger as a zombie until its own parent reaps it
+        with open(f"/proc/{{pid}}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _watch(master_pid):
+    deadline = time.monotonic() + LIFETIME
+    while time.monotonic() < deadline:
+        if PARENT_PID and not _alive(PARENT_PID):
+            break
+        time.sleep(0.5)
+    _stop(master_pid)
+
+
+def when_ready(server):
+    port = server.LISTENERS[0].sock.getsockname()[1]
+    tmp = PORT_FILE + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(str(port) + "\\n")
+    os.replace(tmp, PORT_FILE)
+    threading.Thread(target=_watch, args=(os.getpid(),), daemon=True).start()
+'''
+
+
+def default_path(env, *parts):
+    return os.path.abspath(os.environ.get(env) or os.path.join(ROOT, *parts))
+
+
+def log(message):
+    print(f"httpbin: {message}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Hold an exclusive lock on `path` so two test runs never build one venv at the same time."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def venv_python(venv_dir):
+    return os.path.join(venv_dir, "bin", "python")
+
+
+def ensure_venv(venv_dir):
+    """Create the venv and install the pins unless a complete venv with the same pins is there."""
+    stamp = os.path.join(venv_dir, "pins.json")
+    with locked(venv_dir + ".lock"):
+        try:
+            with open(stamp) as f:
+                if json.load(f) == PINS and os.path.exists(venv_python(venv_dir)):
+                    return
+        except (OSError, ValueError):
+            pass
+        if os.path.exists(venv_dir):
+            log(f"rebuilding {venv_dir} (incomplete or built from other pins)")
+            shutil.rmtree(venv_dir)
+        log(f"creating {venv_dir} and installing {', '.join(PINS[:2])} from PyPI")
+        venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
+        command = [venv_python(venv_dir), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                   "--no-input", "--timeout", "60"] + PINS
+        result = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
+        if result.returncode != 0:
+            shutil.rmtree(venv_dir, ignore_errors=True)
+            sys.exit(f"httpbin: pip install failed with status {result.returncode}")
+        with open(stamp, "w") as f:
+            json.dump(PINS, f)
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def answers(url, timeout=2.0):
+    try:
+        with urllib.request.urlopen(url + "/get", timeout=timeout) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def pid_alive(pid):
+    """Whether `pid` runs; a zombie (exited, not yet reaped by its new parent) counts as gone."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): trust kill(0)
+
+
+def running_url(state):
+    port, pid = read(os.path.join(state, "port")), read(os.path.join(state, "pid"))
+    if not (port and pid and pid.isdigit() and pid_alive(int(pid))):
+        return None
+    url = f"http://127.0.0.1:{port}"
+    return url if answers(url) else None
+
+
+def start(args):
+    state = os.path.abspath(args.state)
+    url = running_url(state)
+    if url:
+        print(url)
+        return
+    stop(args, quiet=True)
+    ensure_venv(args.venv)
+    os.makedirs(state, exist_ok=True)
+    port_file = os.path.join(state, "port")
+    config = os.path.join(state, "gunicorn.conf.py")
+    with open(config, "w") as f:
+        f.write(GUNICORN_CONFIG.format(port_file=port_file, lifetime=float(args.lifetime),
+                                       parent_pid=args.parent_pid))
+    log_path = os.path.join(state, "gunicorn.log")
+    with open(log_path, "w") as log_file:
+        process = subprocess.Popen(
+            [venv_python(args.venv), "-m", "gunicorn", "-c", config, "httpbin:app"],
+            stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file, cwd=state,
+            start_new_session=True)  # its own group: Ctrl-C in make reaches it only through `stop`
+    with open(os.path.join(state, "pid"), "w") as f:
+        f.write(f"{process.pid}\n")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"httpbin: gunicorn exited with status {process.returncode}; log:\n{read(log_path)}")
+        port = read(port_file)
+        if port and answers(f"http://127.0.0.1:{port}", timeout=1.0):
+            print(f"http://127.0.0.1:{port}")
+            return
+        time.sleep(0.1)
+    stop(args, quiet=True)
+    sys.exit(f"httpbin: no answer within 30 s; log:\n{read(log_path)}")
+
+
+def stop(args, quiet=False):
+    state = os.path.abspath(args.state)
+    pid = read(os.path.join(state, "pid"))
+    if pid and pid.isdigit() and pid_alive(int(pid)):
+        pid = int(pid)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGINT)  # gunicorn's quick shutdown
+            deadline = time.monotonic() + 10
+            while pid_alive(pid) and time.monotonic() < deadline:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+                time.sleep(0.05)
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if not quiet:
+            log(f"stopped (pid {pid})")
+    for name in ("pid", "port"):
+        with contextlib.suppress(OSError):
+            os.remove(os.path.join(state, name))
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Local httpbin for the tests")
+    parser.add_argument("command", choices=["start", "stop", "url"])
+    parser.add_argument("--state", default=default_path("HTTPBIN_STATE", ".build", "httpbin"))
+    parser.add_argument("--venv", default=default_path("HTTPBIN_VENV", ".build", "venv-httpbin"))
+    parser.add_argument("--parent-pid", type=int, default=0)
+    parser.add_argument("--lifetime", type=float, default=3600)
+    args = parser.parse_args()
+    if args.command == "start":
+        start(args)
+    elif args.command == "stop":
+        stop(args)
+    else:
+        url = running_url(os.path.abspath(args.state))
+        if not url:
+            sys.exit(1)
+        print(url)
+
+
+if __name__ == "__main__":
+    main()
