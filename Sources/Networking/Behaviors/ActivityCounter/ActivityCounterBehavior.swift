@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Counts calls in flight and reports when the client becomes busy (0 → 1) and idle (1 → 0): a network
+/// activity indicator, a "syncing" badge, or a test waiting for quiet.
+///
+/// ```swift
+/// let behavior = CombinedBehavior([
+///     .activityCounter { isBusy in Task { @MainActor in spinner.isHidden = !isBusy } },
+///     .logging(), .retry(), .authorization(.bearer, store: tokens),
+/// ])
+/// ```
+///
+/// - **Put it outermost.** It counts each pass through it. Outside a retry behavior a call counts once however
+///   many attempts it makes, and the client stays busy during retry back-off, because the back-off runs inside
+///   it. Inside retry it would count attempts and flicker to idle between them.
+/// - **Every outcome decrements:** the decrement is in a `defer`, so success, unacceptable status, thrown errors
+///   and cancellation all end the count.
+/// - **Callbacks alternate.** `onChange(true)` fires only on 0 → 1 and `onChange(false)` only on 1 → 0. The
+///   count change and the callback happen together under one lock, so callbacks arrive strictly alternating,
+///   busy first, never out of order, even with hundreds of concurrent calls. Because of that lock, `onChange` runs
+///   synchronously on the calling task and must be quick: hop to the main actor with a `Task` for UI work, and
+///   never wait in it for a network call. It may read `state.count`.
+/// - **Sharing:** copies of one behavior value share its state and lock; give several clients the same value to
+///   count them together.
+///
+/// Defaults: state ``LockedActivityCounterState`` starting at zero; no callback. State kept: the injected
+/// ``ActivityCounterState`` (read it through ``state``).
+public struct ActivityCounterBehavior: RequestBehavior {
+    /// The counter: read `state.count` for the number of calls in flight.
+    public let state: any ActivityCounterState
+    private let onChange: @Sendable (Bool) -> Void
+    private let transitions = LockedBox(())
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - state: The counter; a new ``LockedActivityCounterState`` by default.
+    ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
+    public init(
+        state: any ActivityCounterState = LockedActivityCounterState(),
+        onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
+    ) {
+        self.state = state
+        self.onChange = onChange
+    }
+
+    /// Counts the call in before `next` and out when it ends, whatever the outcome.
+    ///
+    /// - Parameters:
+    ///   - request: The request, passed on unchanged.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What `next` threw, unchanged.
+    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
+        Data, HTTPURLResponse
+    ) {
+        transitions.withLock { _ in
+            if state.increment() == 1 { onChange(true) }
+        }
+        defer {
+            transitions.withLock { _ in
+                if state.decrement() == 0 { onChange(false) }
+            }
+        }
+        return try await next(request)
+    }
+}
+
+extension RequestBehavior where Self == ActivityCounterBehavior {
+    /// Counts calls in flight and reports busy and idle transitions; put it outermost.
+    ///
+    /// - Parameters:
+    ///   - state: The counter; a new ``LockedActivityCounterState`` by default.
+    ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
+    /// - Returns: The behavior.
+    public static func activityCounter(
+        state: any ActivityCounterState = LockedActivityCounterState(),
+        onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
+    ) -> ActivityCounterBehavior {
+        ActivityCounterBehavior(state: state, onChange: onChange)
+    }
+}

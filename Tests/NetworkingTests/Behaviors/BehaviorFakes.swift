@@ -1,0 +1,98 @@
+import Foundation
+import Networking
+import NetworkingTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Small doubles shared by the tests of the built-in behaviors, which call hooks and `intercept` directly with fake
+/// `next` closures: no client, no transport, no network, no sleeping.
+enum BehaviorFakes {
+    /// A plain GET request.
+    static let request = URLRequest(url: URL(string: "https://api.example.test/v1/items")!)
+
+    /// A response with `status` and `body` to `request`.
+    static func response(
+        to request: URLRequest, status: Int = 200, body: Data = Data(), headers: [String: String]? = nil
+    ) -> (Data, HTTPURLResponse) {
+        (body, HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: headers)!)
+    }
+
+    /// A `next` answering 200 with an empty body.
+    static let ok: NextHandler = { request in response(to: request) }
+
+    /// The error `next` throws for an unacceptable status, as the client would.
+    static func unacceptable(_ request: URLRequest, status: Int, body: Data = Data()) -> NetworkError {
+        NetworkError(
+            .unacceptableStatus(status), requestName: "GET /items", message: "the server answered \(status)",
+            request: request, response: response(to: request, status: status).1, body: body)
+    }
+
+    /// Yields until `condition` holds: no sleeping, no wall clock.
+    static func waitUntil(_ condition: () -> Bool) async {
+        while !condition() { await Task.yield() }
+    }
+
+    /// Suspends until the current task is cancelled, then returns.
+    static func suspendUntilCancelled() async {
+        let waiter = LockedBox<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = waiter.withLock { state -> Bool in
+                    if state.cancelled { return true }
+                    state.continuation = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let continuation = waiter.withLock { state in
+                state.cancelled = true
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume()
+        }
+    }
+
+    /// A one-shot barrier: `wait()` suspends until `open()`.
+    final class Gate: Sendable {
+        private let state = LockedBox<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.isOpen { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiters = state.withLock { state in
+                state.isOpen = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// A seeded random number generator (SplitMix64), so random test inputs are reproducible.
+    struct SeededGenerator: RandomNumberGenerator {
+        private var state: UInt64
+
+        init(seed: UInt64) { state = seed }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var mixed = state
+            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            return mixed ^ (mixed >> 31)
+        }
+    }
+}
