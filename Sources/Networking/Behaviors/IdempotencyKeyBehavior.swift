@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Adds an `Idempotency-Key` header to non-idempotent requests, so a server can recognise a repeated attempt and
+/// the retry policy may retry them.
+///
+/// The key is the call's ``RequestContext/callID``: the same on every attempt of one call, new for every call.
+/// A key the request sets itself is kept. `RetryPolicy` treats a request that was sent with this header as safe
+/// to retry whatever its method, so a `POST` can opt in to retries:
+/// ```swift
+/// try await client.send(payment, behavior: .idempotencyKey())
+/// ```
+/// It works at any position in the chain, including per request inside a client-wide `.retry()`: the retry
+/// decision looks at the request as it was sent.
+public struct IdempotencyKeyBehavior: RequestBehavior {
+    /// The header carrying the key. Default: `Idempotency-Key`, the IETF httpapi draft's name, used by Stripe and
+    /// others.
+    public var headerName: String
+    /// The methods that get a key. Default: `POST` and `PATCH`, the methods that are not idempotent by definition.
+    public var methods: Set<HTTPMethod>
+
+    /// The default header name.
+    public static let defaultHeaderName = "Idempotency-Key"
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - headerName: The header carrying the key.
+    ///   - methods: The methods that get a key.
+    public init(
+        headerName: String = IdempotencyKeyBehavior.defaultHeaderName, methods: Set<HTTPMethod> = [.post, .patch]
+    ) {
+        self.headerName = headerName
+        self.methods = methods
+    }
+
+    /// Sets the key from the call's id unless the method is exempt or the request already has a key.
+    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        guard methods.contains(method), request.value(forHTTPHeaderField: headerName) == nil else { return request }
+        var request = request
+        request.setValue(context.callID.uuidString.lowercased(), forHTTPHeaderField: headerName)
+        return request
+    }
+}
+
+extension RequestBehavior where Self == IdempotencyKeyBehavior {
+    /// Adds an `Idempotency-Key` (constant across one call's attempts) to `POST` and `PATCH` requests.
+    ///
+    /// - Parameter methods: The methods that get a key.
+    public static func idempotencyKey(methods: Set<HTTPMethod> = [.post, .patch]) -> IdempotencyKeyBehavior {
+        IdempotencyKeyBehavior(methods: methods)
+    }
+}
