@@ -55,3 +55,41 @@ import Testing
         #expect(sent.value(forHTTPHeaderField: "Idempotency-Key") == nil)
     }
 }
+
+/// The key and the retry policy together, through a client and an in-memory transport.
+@Suite struct IdempotencyKeyRetryTests {
+    func flaky503ThenOK() -> MockTransport {
+        let attempts = LockedCounter()
+        return MockTransport { request in
+            attempts.increment()
+            return (Data(), .stub(for: request, status: attempts.value == 1 ? 503 : 200))
+        }
+    }
+
+    @Test func aPOSTWithAKeyIsRetriedWithTheSameKey() async throws {
+        let transport = flaky503ThenOK()
+        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
+        try await client.send(NetworkRequest<Void>(.post, path: "/payments"), behavior: .idempotencyKey())
+        #expect(transport.requestCount == 2)
+        let keys = transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") }
+        #expect(keys[0] != nil)
+        #expect(keys[0] == keys[1])
+    }
+
+    @Test func aPOSTWithoutAKeyIsNotRetried() async throws {
+        let transport = flaky503ThenOK()
+        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
+        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/payments")) }
+        #expect(error?.kind == .unacceptableStatus(503))
+        #expect(transport.requestCount == 1)
+    }
+
+    @Test func twoCallsGetTwoKeys() async throws {
+        let transport = answering()
+        let client = makeClient(transport: transport, behavior: .idempotencyKey())
+        try await client.send(NetworkRequest<Void>(.post, path: "/a"))
+        try await client.send(NetworkRequest<Void>(.post, path: "/a"))
+        let keys = Set(transport.requests.compactMap { $0.value(forHTTPHeaderField: "Idempotency-Key") })
+        #expect(keys.count == 2)
+    }
+}

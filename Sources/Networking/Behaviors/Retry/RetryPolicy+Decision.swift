@@ -106,6 +106,10 @@ extension RetryPolicy {
 
     /// Decides for a failed `URLRequest`: reads its method, headers and body kind, and the error.
     ///
+    /// When the error is a ``NetworkError`` carrying the request as the transport was given it, that request is
+    /// judged rather than `request`: behaviors inside the retry may have added headers, such as an
+    /// `Idempotency-Key` from a per-request ``IdempotencyKeyBehavior``.
+    ///
     /// - Parameters:
     ///   - request: The request that failed; a request without a method is a `GET`.
     ///   - error: What the attempt threw.
@@ -122,10 +126,11 @@ extension RetryPolicy {
         now: Date,
         random: () -> Double
     ) -> Decision {
-        decision(
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-            requestHeaders: request.allHTTPHeaderFields ?? [:],
-            bodyIsReplayable: request.httpBodyStream == nil,
+        let sent = (error as? NetworkError)?.request ?? request
+        return decision(
+            method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"),
+            requestHeaders: sent.allHTTPHeaderFields ?? [:],
+            bodyIsReplayable: sent.httpBodyStream == nil,
             outcome: .failure(error), attempt: attempt, elapsed: elapsed, now: now, random: random)
     }
 

@@ -50,13 +50,19 @@ final class CredentialCoordinator: Sendable {
     func usableCredential() async throws -> Versioned {
         let limit = clock.date().addingTimeInterval(leeway.seconds)
         let (fresh, version): (Versioned?, Int) = state.withLock { state in
-            if let credential = state.credential, credential.expiresAt.map { $0 > limit } ?? true {
+            if let credential = state.credential, Self.isUsable(credential, until: limit) {
                 return ((credential, state.version), state.version)
             }
             return (nil, state.version)
         }
         if let fresh { return fresh }
         return try await refreshed(after: version)
+    }
+
+    /// Whether `credential` stays valid past `limit` (a credential without an expiry date always does).
+    private static func isUsable(_ credential: AccessCredential, until limit: Date) -> Bool {
+        guard let expiresAt = credential.expiresAt else { return true }
+        return expiresAt > limit
     }
 
     /// The credential that replaces version `rejected`: a newer one if another call already refreshed, else
