@@ -1,0 +1,125 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Writes one line when a request goes out and one when it completes, with secrets redacted.
+///
+/// ```
+/// [Networking 3F2A9C1B] GET https://api.example.com/v1/users?page=2&token=<redacted>
+/// [Networking 3F2A9C1B] 200 GET https://api.example.com/v1/users?page=2&token=<redacted> in 245 ms, 1024 bytes
+/// [Networking 7D01E4AA] failed POST https://api.example.com/v1/orders 503 in 80 ms: unacceptableStatus(503): …
+/// [Networking 51C0FFEE] cancelled GET https://api.example.com/v1/feed after 1200 ms
+/// ```
+/// The tag is the start of the call's ``RequestContext/callID``, pairing the two lines of one call. Lines report
+/// the method, the URL (query values redacted by ``Redaction``; user and password never shown), the status,
+/// the duration measured on the injected ``NetworkClock``, the response size in bytes, and on failure the
+/// ``NetworkError`` kind and message. Optional: headers (redacted) and bodies (truncated). Every control
+/// character is escaped, so a line is always one line whatever a header, message or body contains, and every
+/// redacted value is also scrubbed from the rest of the line.
+///
+/// - **Where to put it:** outside retry for one pair of lines per call, inside retry for one pair per attempt.
+///   It only sees headers that outer behaviors have set: put it outside authorization, and the `Authorization`
+///   header never even reaches it.
+/// - **The sink runs inline** (see ``LogSink``): a slow sink delays the call but cannot break it. It is called
+///   even when the call is cancelled, after which the `CancellationError` is rethrown unchanged.
+///
+/// Defaults: sink ``LogSink/standardError``; ``Redaction/default``; start lines on; headers off; bodies
+/// ``Bodies/off``; clock ``SystemClock``. State kept: none (the sink and clock are injected).
+public struct LoggingBehavior: RequestBehavior {
+    /// Whether bodies are logged.
+    public enum Bodies: Sendable, Hashable {
+        /// Bodies are not logged: the default, since bodies often hold personal data.
+        case off
+        /// Bodies are logged as text up to this many bytes, then `… (N bytes)` with the full size.
+        case upTo(Int)
+    }
+
+    /// Where lines go.
+    public let sink: LogSink
+    /// What is never shown.
+    public let redaction: Redaction
+    /// Whether a line is written when the request goes out, besides the one when it completes.
+    public let logsStart: Bool
+    /// Whether request and response headers are written (redacted).
+    public let logsHeaders: Bool
+    /// Whether request and response bodies are written.
+    public let bodies: Bodies
+    /// The clock durations are measured on.
+    public let clock: any NetworkClock
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - sink: Where lines go; standard error by default.
+    ///   - redaction: What is never shown; ``Redaction/default`` by default.
+    ///   - logsStart: Whether to write a line when the request goes out; `true` by default.
+    ///   - headers: Whether to write request and response headers; `false` by default.
+    ///   - bodies: Whether to write bodies; ``Bodies/off`` by default.
+    ///   - clock: The clock durations are measured on; ``SystemClock`` by default.
+    public init(
+        sink: LogSink = .standardError, redaction: Redaction = .default, logsStart: Bool = true,
+        headers: Bool = false, bodies: Bodies = .off, clock: any NetworkClock = SystemClock()
+    ) {
+        self.sink = sink
+        self.redaction = redaction
+        self.logsStart = logsStart
+        self.logsHeaders = headers
+        self.bodies = bodies
+        self.clock = clock
+    }
+
+    /// Logs the request, passes it on unchanged, logs the outcome, and returns or rethrows it unchanged.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the outer behaviors left it.
+    ///   - context: The call's context; its `callID` tags the lines.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What `next` threw, unchanged.
+    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
+        Data, HTTPURLResponse
+    ) {
+        let secrets = redaction.secrets(in: request)
+        let start = clock.now()
+        if logsStart {
+            await emit(startLine(request, context: context), secrets: secrets)
+        }
+        do {
+            let (data, response) = try await next(request)
+            let line = successLine(
+                request, response: response, data: data, elapsed: clock.now() - start, context: context)
+            await emit(line, secrets: secrets)
+            return (data, response)
+        } catch {
+            await emit(
+                failureLine(request, error: error, elapsed: clock.now() - start, context: context), secrets: secrets)
+            throw error
+        }
+    }
+
+    private func emit(_ line: String, secrets: [String]) async {
+        await sink.write(Self.escapingControlCharacters(Redaction.scrub(line, secrets: secrets)))
+    }
+}
+
+extension RequestBehavior where Self == LoggingBehavior {
+    /// Logs each call in one or two redacted lines: `.logging()`, or `.logging(to: sink, bodies: .upTo(1024))`.
+    ///
+    /// - Parameters:
+    ///   - sink: Where lines go; standard error by default.
+    ///   - redaction: What is never shown; ``Redaction/default`` by default.
+    ///   - logsStart: Whether to write a line when the request goes out; `true` by default.
+    ///   - headers: Whether to write request and response headers; `false` by default.
+    ///   - bodies: Whether to write bodies; ``LoggingBehavior/Bodies/off`` by default.
+    ///   - clock: The clock durations are measured on; ``SystemClock`` by default.
+    /// - Returns: The behavior.
+    public static func logging(
+        to sink: LogSink = .standardError, redaction: Redaction = .default, logsStart: Bool = true,
+        headers: Bool = false, bodies: LoggingBehavior.Bodies = .off, clock: any NetworkClock = SystemClock()
+    ) -> LoggingBehavior {
+        LoggingBehavior(
+            sink: sink, redaction: redaction, logsStart: logsStart, headers: headers, bodies: bodies, clock: clock)
+    }
+}
