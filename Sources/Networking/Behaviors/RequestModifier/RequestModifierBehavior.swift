@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Runs a closure that may change the `URLRequest` on every attempt: signing, a timestamp, a per-call id.
+///
+/// ```swift
+/// .modifyRequest { request in
+///     request.setValue(try await signer.signature(for: request), forHTTPHeaderField: "X-Signature")
+/// }
+/// ```
+/// - It runs in ``modify(request:context:)``, on every pass: inside a retry behavior, once per attempt.
+/// - It may change anything, including headers the ``NetworkRequest`` set itself; the client checks the result
+///   again before sending (a CR or LF in a header, or a non-HTTP URL, fails with kind `invalidRequest`).
+/// - An error it throws fails the call with ``NetworkError`` of kind `behavior("RequestModifierBehavior")`;
+///   nothing is sent.
+///
+/// Defaults: none. State kept: none (capture your own `Sendable` state in the closure).
+public struct RequestModifierBehavior: RequestBehavior {
+    private let modifier: @Sendable (inout URLRequest) async throws -> Void
+
+    /// Creates the behavior.
+    ///
+    /// - Parameter modifier: Changes the request in place; may suspend and may throw.
+    public init(_ modifier: @escaping @Sendable (inout URLRequest) async throws -> Void) {
+        self.modifier = modifier
+    }
+
+    /// Applies the closure to a copy of `request`.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the outer behaviors left it.
+    ///   - context: The call's context.
+    /// - Returns: The changed request.
+    /// - Throws: What the closure threw.
+    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        var request = request
+        try await modifier(&request)
+        return request
+    }
+}
+
+extension RequestBehavior where Self == RequestModifierBehavior {
+    /// Changes the request on every attempt: `.modifyRequest { request in request.timeoutInterval = 10 }`.
+    ///
+    /// - Parameter modifier: Changes the request in place; may suspend and may throw.
+    /// - Returns: The behavior.
+    public static func modifyRequest(_ modifier: @escaping @Sendable (inout URLRequest) async throws -> Void)
+        -> RequestModifierBehavior
+    {
+        RequestModifierBehavior(modifier)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `RequestModifierBehavior` and `HeadersBehavior` alone: hooks and `intercept` called directly.
+@Suite struct RequestModifierBehaviorTests {
+    @Test func theClosureMayChangeAnythingInTheRequest() async throws {
+        let behavior: RequestModifierBehavior = .modifyRequest { request in
+            request.setValue("abc", forHTTPHeaderField: "X-Signature")
+            request.url = request.url?.appendingPathComponent("v2")
+            request.timeoutInterval = 7
+        }
+        let modified = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
+        #expect(modified.value(forHTTPHeaderField: "X-Signature") == "abc")
+        #expect(modified.url?.absoluteString == "https://api.example.test/v1/items/v2")
+        #expect(modified.timeoutInterval == 7)
+    }
+
+    @Test func theClosureRunsOnEveryPassSoEachAttemptIsModifiedAfresh() async throws {
+        let passes = LockedBox(0)
+        let behavior = RequestModifierBehavior { request in
+            let pass = passes.withLock {
+                $0 += 1
+                return $0
+            }
+            request.setValue("\(pass)", forHTTPHeaderField: "X-Attempt")
+        }
+        let sent = LockedBox<[String?]>([])
+        let next: NextHandler = { request in
+            sent.withLock { $0.append(request.value(forHTTPHeaderField: "X-Attempt")) }
+            return BehaviorFakes.response(to: request)
+        }
+        for _ in 0..<3 {
+            _ = try await behavior.intercept(BehaviorFakes.request, context: RequestContext(), next: next)
+        }
+        #expect(sent.current == ["1", "2", "3"])
+    }
+
+    @Test func theClosureMayAwait() async throws {
+        actor Signer {
+            func signature(for request: URLRequest) -> String { "sig:\(request.url?.path ?? "")" }
+        }
+        let signer = Signer()
+        let behavior = RequestModifierBehavior { request in
+            request.setValue(await signer.signature(for: request), forHTTPHeaderField: "X-Signature")
+        }
+        let modified = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
+        #expect(modified.value(forHTTPHeaderField: "X-Signature") == "sig:/v1/items")
+    }
+
+    @Test func aThrowingClosureFailsTheCallAsABehaviorErrorAndSendsNothing() async throws {
+        let behavior = RequestModifierBehavior { _ in throw TestError("no signing key") }
+        let sends = LockedBox(0)
+        let error = await expectNetworkError {
+            try await CombinedBehavior([behavior]).intercept(BehaviorFakes.request, context: RequestContext()) {
+                request in
+                sends.withLock { $0 += 1 }
+                return BehaviorFakes.response(to: request)
+            }
+        }
+        #expect(error?.kind == .behavior("RequestModifierBehavior"))
+        #expect(error?.underlyingError as? TestError == TestError("no signing key"))
+        #expect(sends.current == 0)
+    }
+
+    @Test func theClosureMayDeliberatelyReplaceAHeaderTheRequestSetItself() async throws {
+        var request = BehaviorFakes.request
+        request.setValue("request", forHTTPHeaderField: "Accept")
+        let behavior = RequestModifierBehavior { $0.setValue("modifier", forHTTPHeaderField: "Accept") }
+        let modified = try await behavior.modify(
+            request: request, context: RequestContext(explicitHeaderNames: ["accept"]))
+        #expect(modified.value(forHTTPHeaderField: "Accept") == "modifier")
+    }
+
+    @Test func headersAreAddedToTheRequestSentOn() async throws {
+        let behavior: HeadersBehavior = .headers(["Accept": "application/json", "API-Version": "2"])
+        let sent = LockedBox<URLRequest?>(nil)
+        _ = try await behavior.intercept(BehaviorFakes.request, context: RequestContext()) { request in
+            sent.withLock { $0 = request }
+            return BehaviorFakes.response(to: request)
+        }
+        #expect(sent.current?.value(forHTTPHeaderField: "accept") == "application/json")
+        #expect(sent.current?.value(forHTTPHeaderField: "API-Version") == "2")
+    }
+
+    @Test func headersReplaceAnOuterValueButNeverOneTheRequestSetItself() async throws {
+        var request = BehaviorFakes.request
+        request.setValue("outer", forHTTPHeaderField: "X-Client")
+        request.setValue("request", forHTTPHeaderField: "Accept")
+        let sent = LockedBox<URLRequest?>(nil)
+        _ = try await HeadersBehavior(["x-client": "inner", "ACCEPT": "behavior"]).intercept(
+            request, context: RequestContext(explicitHeaderNames: ["Accept"])
+        ) { request in
+            sent.withLock { $0 = request }
+            return BehaviorFakes.response(to: request)
+        }
+        let fields = try #require(sent.current?.allHTTPHeaderFields)
+        #expect(fields.filter { $0.key.lowercased() == "x-client" }.map(\.value) == ["inner"])
+        #expect(fields.filter { $0.key.lowercased() == "accept" }.map(\.value) == ["request"])
+    }
+
+    @Test func aNameGivenInSeveralCasesKeepsOneDeterministicValue() {
+        let behavior = HeadersBehavior(["X-ID": "upper", "x-id": "lower", "X-Id": "mixed", "Other": "1"])
+        #expect(behavior.additionalHeaders == ["x-id": "lower", "Other": "1"])
+    }
+
+    @Test func noHeadersChangeNothing() async throws {
+        let modified = try await HeadersBehavior([:]).intercept(
+            BehaviorFakes.request, context: RequestContext()
+        ) { request in
+            #expect(request == BehaviorFakes.request)
+            return BehaviorFakes.response(to: request)
+        }
+        #expect(modified.1.statusCode == 200)
+    }
+}
