@@ -1,0 +1,77 @@
+import Foundation
+import Networking
+
+/// Where the demo's story goes: prints each event as it happens (through an injected printer, so tests can
+/// capture it) and keeps a record for the summary.
+final class DemoConsole: Sendable {
+    /// What the behaviors reported so far.
+    struct Record: Sendable {
+        var logLines: [String] = []
+        var retries: [RetryBehavior.Event] = []
+        var activity: [Bool] = []
+    }
+
+    /// The activity counter's state, shared with the client's counter behavior.
+    let activity = LockedActivityCounterState()
+    /// How text is painted.
+    let style: TerminalStyle
+    private let printer: @Sendable (String) -> Void
+    private let record = LockedBox(Record())
+
+    /// Creates a console.
+    ///
+    /// - Parameters:
+    ///   - style: Colours, or plain text.
+    ///   - printer: Receives each output line; `print` in the app.
+    init(style: TerminalStyle, printer: @escaping @Sendable (String) -> Void) {
+        self.style = style
+        self.printer = printer
+    }
+
+    /// What the behaviors reported so far.
+    var current: Record { record.current }
+
+    /// Prints a line as it is.
+    func line(_ text: String = "") {
+        printer(text)
+    }
+
+    /// Prints a step heading.
+    func step(_ title: String, _ explanation: String) {
+        printer("")
+        printer(style.bold(title))
+        printer(style.dim("  " + explanation))
+    }
+
+    /// Called by the activity counter on busy and idle transitions.
+    func activityChanged(isBusy: Bool) {
+        record.withLock { $0.activity.append(isBusy) }
+        let label = isBusy ? style.yellow("● busy") : style.green("○ idle")
+        printer("  \(style.dim("activity")) \(label)")
+    }
+
+    /// Called by the retry behavior before it waits.
+    func retrying(_ event: RetryBehavior.Event) {
+        record.withLock { $0.retries.append(event) }
+        printer("  \(style.dim("retry   ")) \(style.magenta("↻ \(event)"))")
+    }
+
+    /// Called by the demo's per-request stopwatch.
+    func stopwatch(_ line: String) {
+        printer("  \(style.dim("per-call")) \(style.yellow("⏱ \(line)"))")
+    }
+
+    /// Called by the logging behavior with each redacted line.
+    func log(_ line: String) {
+        record.withLock { $0.logLines.append(line) }
+        let painted: String
+        if line.contains("] failed ") || line.contains("] cancelled ") {
+            painted = style.red(line)
+        } else if line.range(of: #"\] \d{3} "#, options: .regularExpression) != nil {
+            painted = style.cyan(line)
+        } else {
+            painted = line
+        }
+        printer("  \(style.dim("log     ")) \(painted)")
+    }
+}

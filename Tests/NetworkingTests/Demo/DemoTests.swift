@@ -1,0 +1,114 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+@testable import Demo
+
+@Suite struct DemoTests {
+    /// Runs the demo's calls on `backend` in virtual time, capturing its output.
+    private func runDemo(on backend: Backend = .bundledFixtures) async -> (DemoReport, [String], TestClock) {
+        let output = LockedBox<[String]>([])
+        let console = DemoConsole(style: .plain) { line in output.withLock { $0.append(line) } }
+        let clock = TestClock(mode: .automatic)
+        let report = await DemoScenario.run(backend: backend, console: console, clock: clock)
+        return (report, output.current, clock)
+    }
+
+    @Test func callsOnTheBundledFixturesDecodeTheExpectedCountries() async throws {
+        // When
+        let (report, _, _) = await runDemo()
+
+        // Then
+        #expect(report.calls.map(\.name) == ["GET /region/europe", "GET /alpha/fr", "GET /alpha/jp", "GET /name/peru"])
+        #expect(report.calls.allSatisfy { $0.error == nil })
+        #expect(report.calls[0].countries.map(\.cca2) == ["FR", "DE", "IT", "ES", "PT", "NL"])
+        let france = try #require(report.calls[1].countries.first)
+        #expect(france.name == Country.Name(common: "France", official: "French Republic"))
+        #expect(france.capital == ["Paris"])
+        #expect(report.calls[2].countries.map(\.name.common) == ["Japan"])
+        #expect(report.calls[3].countries.map(\.population) == [32_971_846])
+    }
+
+    @Test func theScripted503IsRetriedOnceAfterItsRetryAfter() async throws {
+        let (report, output, clock) = await runDemo()
+
+        #expect(report.retries == 1)
+        #expect(clock.sleeps.contains(.seconds(1)))
+        #expect(output.contains { $0.contains("↻ retrying GET /region/europe after unacceptableStatus(503)") })
+        #expect(output.filter { $0.contains("failed GET https://fixtures.invalid/v3.1/region/europe 503") }.count == 1)
+    }
+
+    @Test func outputShowsRedactedLogsActivityTableAndSummary() async throws {
+        let (report, output, _) = await runDemo()
+
+        #expect(report.activity == [true, false, true, false])
+        #expect(report.inFlight == 0)
+        #expect(report.summary == "4 calls, 1 retry, 0 failures, activity idle")
+        #expect(output.last == "Summary: 4 calls, 1 retry, 0 failures, activity idle")
+        #expect(output.filter { $0.contains(#"Authorization="<redacted>""#) }.count == 5)
+        #expect(!output.contains { $0.contains(API.demoToken) })
+        #expect(output.contains { $0.contains("⏱ search screen: GET /name/peru answered in ") })
+        #expect(output.contains("  GET /alpha/jp       JP    Japan        Tokyo      Asia      125,836,021"))
+        #expect(!output.contains { $0.contains("\u{1B}[") })
+    }
+
+    @Test func bundledFixturesAreValid() throws {
+        guard case .fixtures(let directory) = Backend.bundledFixtures else {
+            Issue.record("the default backend should be the bundled fixtures")
+            return
+        }
+        try FixtureTransport(directory: directory).validate()
+    }
+
+    @Test func aMissingFixtureIsReportedAsAFailedCallNotACrash() async throws {
+        // Given: an empty fixture folder
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("demo-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+
+        // When
+        let (report, output, _) = await runDemo(on: .fixtures(directory: empty))
+
+        // Then
+        #expect(report.failures == 4)
+        #expect(report.summary.hasSuffix("4 failures, activity idle"))
+        #expect(report.calls[0].error?.contains("looked for region/europe.GET.json") == true)
+        #expect(output.contains { $0.contains("GET /name/peru failed: ") && $0.contains("name/peru.GET.json") })
+    }
+
+    @Test(arguments: [
+        ([], DemoOptions(backend: .bundledFixtures)),
+        (["--no-color"], DemoOptions(backend: .bundledFixtures, colors: false)),
+        (["--help"], DemoOptions(backend: .bundledFixtures, showHelp: true)),
+        (
+            ["--base-url", "https://countries.example/v3.1"],
+            DemoOptions(backend: .live(baseURL: URL(string: "https://countries.example/v3.1")!))
+        ),
+        (
+            ["--base-url=http://127.0.0.1:8080"],
+            DemoOptions(backend: .live(baseURL: URL(string: "http://127.0.0.1:8080")!))
+        ),
+    ])
+    func commandLineSelectsTheBackend(arguments: [String], expected: DemoOptions) throws {
+        #expect(try DemoOptions.parse(arguments) == expected)
+    }
+
+    @Test(arguments: [["--base-url"], ["--base-url", "ftp://x.test"], ["--base-url", "not a url"], ["--verbose"]])
+    func commandLineMistakesAreRefused(arguments: [String]) {
+        #expect(throws: DemoOptions.UsageError.self) { try DemoOptions.parse(arguments) }
+    }
+
+    @Test func liveBackendUsesItsBaseURLAndTheDefaultTransport() {
+        let backend = Backend.live(baseURL: URL(string: "https://countries.example/v3.1")!)
+
+        #expect(backend.baseURL.absoluteString == "https://countries.example/v3.1")
+        #expect(backend.transport(clock: SystemClock()) == nil)
+        #expect(Backend.bundledFixtures.transport(clock: SystemClock()) is FixtureTransport)
+    }
+
+    @Test(arguments: [(0, "0"), (999, "999"), (1_000, "1,000"), (67_391_582, "67,391,582"), (-1_234, "-1,234")])
+    func populationsAreGroupedByThousands(value: Int, text: String) {
+        #expect(CountryTable.grouped(value) == text)
+    }
+}
