@@ -17,6 +17,10 @@ let package = Package(
             dependencies: ["Networking"],
             resources: [.copy("Fixtures")]
         ),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["Networking"]
+        ),
         .testTarget(
             name: "NetworkingTests",
             dependencies: ["Networking", "NetworkingTesting", "Demo"]

@@ -1,0 +1,102 @@
+import Foundation
+import Networking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Part 1: the cost of the client and its chain, in memory. A transport returns a canned response with no I/O.
+struct ChainBenchmark {
+    /// One row: nanoseconds per request, median of the rounds.
+    struct Row {
+        let label: String
+        let nanoseconds: Double
+    }
+
+    /// A transport that answers every request at once with the same body.
+    struct CannedTransport: HTTPTransport {
+        let body: Data
+        let response: HTTPURLResponse
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            (body, response)
+        }
+    }
+
+    /// A payload of about 1 KB for the decoding rows.
+    struct Payload: Codable, Sendable {
+        struct Item: Codable, Sendable {
+            let id: Int
+            let name: String
+            let tags: [String]
+        }
+        let items: [Item]
+
+        static var oneKilobyte: Data {
+            let items = (0..<19).map { Item(id: $0, name: "country-\($0)", tags: ["a", "bb", "ccc"]) }
+            return try! JSONEncoder().encode(Payload(items: items))
+        }
+    }
+
+    let rounds: Int
+    let iterations: Int
+
+    /// Runs one variant (`a`, `b` or `c`) `iterations` times, for a profiler.
+    func profile(variant: String) async throws {
+        let body = Payload.oneKilobyte
+        let url = URL(string: "http://bench.invalid/v1/items")!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let transport = CannedTransport(body: body, response: response)
+        let behavior: any RequestBehavior = variant == "c" ? FullChain.make() : EmptyBehavior()
+        let client = NetworkClient(
+            baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: behavior)
+        let request = NetworkRequest<Data>(path: "/items")
+        for _ in 0..<iterations {
+            if variant == "a" {
+                _ = try await transport.send(URLRequest(url: url))
+            } else {
+                _ = try await client.send(request)
+            }
+        }
+    }
+
+    func run() async throws -> (rows: [Row], payloadBytes: Int) {
+        let body = Payload.oneKilobyte
+        let url = URL(string: "http://bench.invalid/v1/items")!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let transport = CannedTransport(body: body, response: response)
+        let empty = NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
+        let full = NetworkClient(
+            baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: FullChain.make())
+        let raw = URLRequest(url: url)
+        let dataRequest = NetworkRequest<Data>(path: "/items")
+        let decodedRequest = NetworkRequest<Payload>(path: "/items")
+
+        let variants: [(String, () async throws -> Void)] = [
+            ("(a) transport directly", { _ = try await transport.send(raw) }),
+            ("(b) client, EmptyBehavior", { _ = try await empty.send(dataRequest) }),
+            ("(c) client, full chain of six", { _ = try await full.send(dataRequest) }),
+            (
+                "(a) transport + decode 1 KB",
+                {
+                    let (data, _) = try await transport.send(raw)
+                    _ = try JSONDecoder().decode(Payload.self, from: data)
+                }
+            ),
+            ("(b) client, EmptyBehavior + decode", { _ = try await empty.send(decodedRequest) }),
+            ("(c) client, full chain + decode", { _ = try await full.send(decodedRequest) }),
+        ]
+        var samples = Array(repeating: [Double](), count: variants.count)
+        for (index, variant) in variants.enumerated() {
+            _ = try await Measure.nanosecondsPerCall(iterations: iterations / 10, variant.1)  // warm-up
+            samples[index] = []
+        }
+        for _ in 0..<rounds {
+            for (index, variant) in variants.enumerated() {
+                samples[index].append(try await Measure.nanosecondsPerCall(iterations: iterations, variant.1))
+            }
+        }
+        let rows = zip(variants, samples).map { Row(label: $0.0.0, nanoseconds: Measure.median($0.1)) }
+        return (rows, body.count)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Networking
+
+/// Parts 2 to 4: raw URLSession against `NetworkClient` with the full chain, on loopback against nginx, in
+/// interleaved rounds of the same run; then memory after 1k and 20k client requests.
+struct LoopbackBenchmark {
+    struct Row {
+        let concurrency: Int
+        let raw: Double
+        let client: Double
+        var ratio: Double { client / raw }
+    }
+
+    struct Result {
+        let rows: [Row]
+        let roundTripNanoseconds: Double
+        let peakAfter1k: Int
+        let peakAfter20k: Int
+    }
+
+    let rounds: Int
+    let requestsPerRound: Int
+    let memoryRequests: (first: Int, total: Int)
+
+    func run(payload: Data) async throws -> Result {
+        let server = try NginxServer(payload: payload)
+        defer { server.stop() }
+        let raw = RawURLSessionBaseline(url: server.payloadURL)
+        let client = NetworkClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
+            behavior: FullChain.make())
+        let request = NetworkRequest<Data>(path: "/payload.json")
+        try await waitUntilServing(raw)
+        // Warm-up: connections, code paths, allocator.
+        _ = try await Measure.throughput(total: 500, concurrency: 4) { try await raw.get() }
+        _ = try await Measure.throughput(total: 500, concurrency: 4) { _ = try await client.send(request) }
+
+        var rows: [Row] = []
+        for concurrency in [1, 16] {
+            var rawSamples: [Double] = []
+            var clientSamples: [Double] = []
+            for round in 0..<rounds {
+                // Alternate which side goes first so drift on a shared machine hits both equally.
+                let rawFirst = round % 2 == 0
+                for side in rawFirst ? [0, 1] : [1, 0] {
+                    if side == 0 {
+                        rawSamples.append(
+                            try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
+                                try await raw.get()
+                            })
+                    } else {
+                        clientSamples.append(
+                            try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
+                                _ = try await client.send(request)
+                            })
+                    }
+                }
+            }
+            rows.append(
+                Row(concurrency: concurrency, raw: Measure.median(rawSamples), client: Measure.median(clientSamples)))
+        }
+
+        let memoryClient = NetworkClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
+            behavior: FullChain.make())
+        _ = try await Measure.throughput(total: memoryRequests.first, concurrency: 8) {
+            _ = try await memoryClient.send(request)
+        }
+        let after1k = Measure.peakResidentKiB()
+        _ = try await Measure.throughput(total: memoryRequests.total - memoryRequests.first, concurrency: 8) {
+            _ = try await memoryClient.send(request)
+        }
+        let after20k = Measure.peakResidentKiB()
+        let roundTrip = 1e9 / (rows.first?.raw ?? .nan)
+        return Result(rows: rows, roundTripNanoseconds: roundTrip, peakAfter1k: after1k, peakAfter20k: after20k)
+    }
+
+    private func waitUntilServing(_ raw: RawURLSessionBaseline) async throws {
+        for _ in 0..<100 {
+            if (try? await raw.get()) != nil { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchmarkError("nginx did not answer within 5 s")
+    }
+}

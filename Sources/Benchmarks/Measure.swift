@@ -1,0 +1,59 @@
+import Foundation
+
+/// Timing and statistics for the benchmarks. Each figure is the median of several rounds measured in one run.
+enum Measure {
+    /// Nanoseconds per operation for `iterations` sequential calls of `body`.
+    static func nanosecondsPerCall(iterations: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        let start = ContinuousClock.now
+        for _ in 0..<iterations { try await body() }
+        return (ContinuousClock.now - start).nanoseconds / Double(iterations)
+    }
+
+    /// Requests per second for `total` calls spread over `concurrency` tasks, each calling `body` in turn.
+    static func throughput(total: Int, concurrency: Int, _ body: @escaping @Sendable () async throws -> Void)
+        async throws -> Double
+    {
+        let perTask = total / concurrency
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask { for _ in 0..<perTask { try await body() } }
+            }
+            try await group.waitForAll()
+        }
+        return Double(perTask * concurrency) / (ContinuousClock.now - start).secondsValue
+    }
+
+    /// The median of `values`.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// Peak resident memory of this process in KiB (VmHWM on Linux, ru_maxrss elsewhere).
+    static func peakResidentKiB() -> Int {
+        #if os(Linux)
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+            }
+            return 0
+        #else
+            var usage = rusage()
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss) / 1024
+        #endif
+    }
+}
+
+extension Duration {
+    /// The duration in nanoseconds.
+    var nanoseconds: Double {
+        Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+    }
+
+    /// The duration in seconds.
+    var secondsValue: Double { nanoseconds / 1e9 }
+}
