@@ -112,6 +112,7 @@ def _watch(master_pid):
 
 
 def when_ready(server):
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())  # see unblock_signals() in httpbin.py
     port = server.LISTENERS[0].sock.getsockname()[1]
     tmp = PORT_FILE + ".tmp"
     with open(tmp, "w") as f:
@@ -265,7 +266,15 @@ def stop(args, quiet=False):
             os.remove(os.path.join(state, name))
 
 
+def unblock_signals():
+    """Clear the inherited signal mask. A test process (Foundation's `Process`) may start us with SIGINT and
+    SIGTERM blocked; gunicorn's master would then never see the signals that stop it."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def main():
+    unblock_signals()
     parser = argparse.ArgumentParser(description="Local httpbin for the tests")
     parser.add_argument("command", choices=["start", "stop", "url"])
     parser.add_argument("--state", default=default_path("HTTPBIN_STATE", ".build", "httpbin"))
