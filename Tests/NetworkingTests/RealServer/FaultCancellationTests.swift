@@ -79,6 +79,24 @@ import Testing
         #expect(try await FaultServer.hits(key).count == 1)
     }
 
+    @Test func callsInFlightFinishAfterTheirClientIsReleased() async throws {
+        // F35 as far as a test process can go: the caller drops its only reference to the client and transport
+        // while 20 calls are in flight; the calls keep what they need and finish, without a crash.
+        let key = FaultServer.newKey("released")
+        var tasks: [Task<[String: Int], any Error>] = []
+        do {
+            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let request = NetworkRequest<[String: Int]>(path: "/delay-ms/300", query: Faults.query(key))
+            tasks = (0..<20).map { _ in Task { try await client.send(request) } }
+        }
+        var finished = 0
+        for task in tasks {
+            if try await task.value == ["delayed_ms": 300] { finished += 1 }
+        }
+        #expect(finished == 20)
+        #expect(try await FaultServer.hits(key).count == 20)
+    }
+
     @Test func cancelAfterCompletionChangesNothing() async throws {
         let key = FaultServer.newKey("cancel-late")
         let client = try await FaultServer.client()

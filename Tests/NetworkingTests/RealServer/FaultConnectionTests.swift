@@ -88,6 +88,21 @@ import Testing
         #expect(try await FaultServer.hits(key).count == 1)
     }
 
+    @Test func closeDuringALargeUploadFailsAndThePOSTIsNotSentAgain() async throws {
+        // F14: the server closes without reading while 8 MiB are still being uploaded.
+        let key = FaultServer.newKey("close-upload")
+        let client = try await retryingClient(attempts: 3)
+        let body = Data(repeating: UInt8(ascii: "u"), count: 8 * 1024 * 1024)
+        let error = await expectNetworkError {
+            try await client.send(
+                NetworkRequest<Data>(
+                    .post, path: "/stall-before-read", query: Faults.query(key, ["ms": "0"]),
+                    body: .data(body, contentType: "application/octet-stream"), timeout: .seconds(5)))
+        }
+        #expect(Faults.transportCode(error) != nil, "got \(String(describing: error))")
+        #expect(try await FaultServer.hits(key).count == 1)
+    }
+
     @Test func stallBeforeReadingEndsAtTheAttemptLimit() async throws {
         // F4: accepted, never read.
         let key = FaultServer.newKey("stall-unread")
