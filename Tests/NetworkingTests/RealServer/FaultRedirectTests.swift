@@ -7,91 +7,95 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Redirect abuse (reliability.md F19-F21), beyond the cases in URLSessionTransportTests: every hop counted.
-@Suite struct FaultRedirectTests {
-    @Test func everyHopOfARedirectChainIsOneHit() async throws {
-        let key = FaultServer.newKey("chain")
-        let client = try await FaultServer.client()
-        let response = try await client.response(
-            for: NetworkRequest<[String: Bool]>(path: "/redirect/4", query: Faults.query(key)))
-        #expect(response.value == ["redirected": true])
-        #expect(response.httpResponse.url?.path == "/redirect/0")
-        let hits = try await FaultServer.hits(key)
-        #expect(
-            hits.requests.map(\.path) == ["/redirect/4", "/redirect/3", "/redirect/2", "/redirect/1", "/redirect/0"])
-    }
-
-    @Test func redirectLoopIsNotMultipliedByRetry() async throws {
-        // F20: too many redirects is the server's configuration; retrying would only triple the loop.
-        let key = FaultServer.newKey("loop-retry")
-        let counter = AttemptCounter()
-        let client = try await FaultServer.client(
-            transport: URLSessionTransport(configuration: .init(maximumRedirects: 4)),
-            behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
-        let error = await expectNetworkError {
-            try await client.send(NetworkRequest<Data>(path: "/redirect-loop", query: Faults.query(key)))
+extension RealServerTests {
+    /// Redirect abuse (reliability.md F19-F21), beyond the cases in URLSessionTransportTests: every hop counted.
+    @Suite struct FaultRedirectTests {
+        @Test func everyHopOfARedirectChainIsOneHit() async throws {
+            let key = FaultServer.newKey("chain")
+            let client = try await FaultServer.client()
+            let response = try await client.response(
+                for: NetworkRequest<[String: Bool]>(path: "/redirect/4", query: Faults.query(key)))
+            #expect(response.value == ["redirected": true])
+            #expect(response.httpResponse.url?.path == "/redirect/0")
+            let hits = try await FaultServer.hits(key)
+            #expect(
+                hits.requests.map(\.path) == [
+                    "/redirect/4", "/redirect/3", "/redirect/2", "/redirect/1", "/redirect/0",
+                ])
         }
-        #expect(error?.kind == .transport(.tooManyRedirects))
-        #expect(counter.sent == 1)
-        #expect(try await FaultServer.hits(key).count == 5)
-    }
 
-    @Test func redirectWithAnEmptyLocationIsATypedError() async throws {
-        // F21: nowhere to go. Either the 302 comes back as an unacceptable status, or a typed transport error (today:
-        // badServerResponse, "the task ended without an HTTP response").
-        let key = FaultServer.newKey("empty-location")
-        let client = try await FaultServer.client()
-        let error = await expectNetworkError {
-            try await client.send(NetworkRequest<Data>(path: "/redirect-to", query: Faults.query(key, ["url": ""])))
+        @Test func redirectLoopIsNotMultipliedByRetry() async throws {
+            // F20: too many redirects is the server's configuration; retrying would only triple the loop.
+            let key = FaultServer.newKey("loop-retry")
+            let counter = AttemptCounter()
+            let client = try await FaultServer.client(
+                transport: URLSessionTransport(configuration: .init(maximumRedirects: 4)),
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/redirect-loop", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .transport(.tooManyRedirects))
+            #expect(counter.sent == 1)
+            #expect(try await FaultServer.hits(key).count == 5)
         }
-        #expect(error?.kind == .unacceptableStatus(302) || Faults.transportCode(error) != nil)
-        #expect(try await FaultServer.hits(key).count == 1)
-    }
 
-    @Test func protocolRelativeLocationToAnotherHostStripsCredentials() async throws {
-        // F19 with a `//host:port/path` Location, and an Authorization header added by a behavior.
-        let key = FaultServer.newKey("protocol-relative")
-        let port = try #require(try await FaultServer.url().port)
-        let client = try await FaultServer.client(
-            behavior: .authorization(.bearer, store: InMemoryTokenStore("secret")))
-        let echo = try await client.send(
-            NetworkRequest<FaultEcho>(
-                path: "/redirect-to",
-                query: Faults.query(key, ["url": "//127.0.0.2:\(port)/echo?key=\(key)"]),
-                headers: ["Cookie": "session=1"]))
-        #expect(echo.headers["host"] == "127.0.0.2:\(port)")
-        let hits = try await FaultServer.hits(key)
-        #expect(hits.count == 2)
-        #expect(hits.requests.first?.headers["authorization"] == "Bearer secret")
-        #expect(hits.requests.last?.headers["authorization"] == nil)
-        #expect(hits.requests.last?.headers["cookie"] == nil)
-    }
-
-    @Test func sameHostOnAnotherPortCountsAsAnotherOrigin() async throws {
-        // Port 1 refuses: what matters is that the credential is not offered to it. The redirect fails to connect.
-        let key = FaultServer.newKey("other-port")
-        let client = try await FaultServer.client()
-        let error = await expectNetworkError {
-            try await client.send(
-                NetworkRequest<Data>(
-                    path: "/redirect-to", query: Faults.query(key, ["url": "http://127.0.0.1:1/steal"]),
-                    headers: ["Authorization": "Bearer secret"]))
+        @Test func redirectWithAnEmptyLocationIsATypedError() async throws {
+            // F21: nowhere to go. Either the 302 comes back as an unacceptable status, or a typed transport error (today:
+            // badServerResponse, "the task ended without an HTTP response").
+            let key = FaultServer.newKey("empty-location")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/redirect-to", query: Faults.query(key, ["url": ""])))
+            }
+            #expect(error?.kind == .unacceptableStatus(302) || Faults.transportCode(error) != nil)
+            #expect(try await FaultServer.hits(key).count == 1)
         }
-        #expect(error?.kind == .transport(.cannotConnect))
-        #expect(try await FaultServer.hits(key).count == 1)
-    }
 
-    @Test(arguments: ["http://127.0.0.1:99999/x", "http://[::1/x", "http://%zz/x"])
-    func malformedLocationIsATypedErrorOrTheRedirectItself(location: String) async throws {
-        let key = FaultServer.newKey("bad-location")
-        let client = try await FaultServer.client()
-        let error = await expectNetworkError {
-            try await client.send(
-                NetworkRequest<Data>(path: "/redirect-to", query: Faults.query(key, ["url": location])))
+        @Test func protocolRelativeLocationToAnotherHostStripsCredentials() async throws {
+            // F19 with a `//host:port/path` Location, and an Authorization header added by a behavior.
+            let key = FaultServer.newKey("protocol-relative")
+            let port = try #require(try await FaultServer.url().port)
+            let client = try await FaultServer.client(
+                behavior: .authorization(.bearer, store: InMemoryTokenStore("secret")))
+            let echo = try await client.send(
+                NetworkRequest<FaultEcho>(
+                    path: "/redirect-to",
+                    query: Faults.query(key, ["url": "//127.0.0.2:\(port)/echo?key=\(key)"]),
+                    headers: ["Cookie": "session=1"]))
+            #expect(echo.headers["host"] == "127.0.0.2:\(port)")
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 2)
+            #expect(hits.requests.first?.headers["authorization"] == "Bearer secret")
+            #expect(hits.requests.last?.headers["authorization"] == nil)
+            #expect(hits.requests.last?.headers["cookie"] == nil)
         }
-        #expect(
-            error?.kind == .unacceptableStatus(302) || Faults.transportCode(error) != nil,
-            "\(String(describing: error))")
-        #expect(try await FaultServer.hits(key).count == 1)
+
+        @Test func sameHostOnAnotherPortCountsAsAnotherOrigin() async throws {
+            // Port 1 refuses: what matters is that the credential is not offered to it. The redirect fails to connect.
+            let key = FaultServer.newKey("other-port")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(
+                        path: "/redirect-to", query: Faults.query(key, ["url": "http://127.0.0.1:1/steal"]),
+                        headers: ["Authorization": "Bearer secret"]))
+            }
+            #expect(error?.kind == .transport(.cannotConnect))
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test(arguments: ["http://127.0.0.1:99999/x", "http://[::1/x", "http://%zz/x"])
+        func malformedLocationIsATypedErrorOrTheRedirectItself(location: String) async throws {
+            let key = FaultServer.newKey("bad-location")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(path: "/redirect-to", query: Faults.query(key, ["url": location])))
+            }
+            #expect(
+                error?.kind == .unacceptableStatus(302) || Faults.transportCode(error) != nil,
+                "\(String(describing: error))")
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
     }
 }
