@@ -10,6 +10,8 @@ public struct RequestContext: Sendable {
     public var callID: UUID
     /// Lower-cased names of headers set on the ``NetworkRequest`` itself. `additionalHeaders` never replace them.
     public var explicitHeaderNames: Set<String>
+    /// When the whole call must be over, if it has a deadline. Behaviors that wait (back-off) check it.
+    public var deadline: CallDeadline?
 
     /// Creates a context; the client builds one per call. Tests of a single behavior build their own.
     ///
@@ -17,9 +19,14 @@ public struct RequestContext: Sendable {
     ///   - requestName: The request's name for logs and errors.
     ///   - callID: A value unique to the call.
     ///   - explicitHeaderNames: Names of headers the request set itself.
-    public init(requestName: String = "request", callID: UUID = UUID(), explicitHeaderNames: Set<String> = []) {
+    ///   - deadline: When the whole call must be over.
+    public init(
+        requestName: String = "request", callID: UUID = UUID(), explicitHeaderNames: Set<String> = [],
+        deadline: CallDeadline? = nil
+    ) {
         self.requestName = requestName
         self.callID = callID
         self.explicitHeaderNames = Set(explicitHeaderNames.map { $0.lowercased() })
+        self.deadline = deadline
     }
 }

@@ -58,10 +58,14 @@ extension NetworkClient {
     }
 
     /// The innermost handler of the chain: one attempt. Re-checks the request behaviors produced, sends it through
-    /// the transport under the attempt time limit, and turns an unacceptable status into a ``NetworkError``.
-    func attemptHandler(name: String, timeout: Duration, acceptable: Set<Int>) -> NextHandler {
+    /// the transport under the attempt's time limit (the attempt timeout, or the time left before the call's
+    /// deadline if that is shorter), and turns an unacceptable status into a ``NetworkError``.
+    func attemptHandler(name: String, timeout: Duration, deadline: CallDeadline?, acceptable: Set<Int>) -> NextHandler {
         let transport = configuration.transport
         let clock = configuration.clock
+        // The URLSession transport enforces a limit in its own table without a task or timer per call; it runs on
+        // real time, so only when the client's clock is the system clock.
+        let limitedTransport = clock is SystemClock ? transport as? any TimeLimitedTransport : nil
         return { request in
             do throws(URLBuilder.Refusal) {
                 try RequestValidator.validate(request)
@@ -70,18 +74,30 @@ extension NetworkClient {
                     .invalidRequest, requestName: name,
                     message: "invalid request after behaviors ran: \(error.reason)", request: request)
             }
+            let remaining = deadline?.remaining()
+            let (limit, scope): (Duration, NetworkError.TimeoutScope) =
+                if let remaining, remaining < timeout { (remaining, .call) } else { (timeout, .attempt) }
+            let timedOut = { @Sendable in
+                NetworkError(
+                    .timedOut(scope), requestName: name,
+                    message: scope == .call
+                        ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
+                        : "no complete response within the attempt time limit of \(limit)",
+                    request: request)
+            }
+            guard limit > .zero else { throw timedOut() }
             let data: Data
             let response: HTTPURLResponse
             do {
-                (data, response) = try await withTimeLimit(
-                    timeout, clock: clock,
-                    onTimeout: {
-                        NetworkError(
-                            .timedOut(.attempt), requestName: name,
-                            message: "no complete response within the attempt time limit of \(timeout)",
-                            request: request)
-                    },
-                    { try await transport.send(request) })
+                if let limitedTransport {
+                    (data, response) = try await limitedTransport.send(request, timeLimit: limit)
+                } else {
+                    (data, response) = try await withTimeLimit(limit, clock: clock, onTimeout: timedOut) {
+                        try await transport.send(request)
+                    }
+                }
+            } catch is TimeLimitExceeded {
+                throw timedOut()
             } catch {
                 throw Self.transportFailure(error, name: name, request: request)
             }

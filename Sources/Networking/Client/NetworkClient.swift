@@ -71,22 +71,16 @@ public final class NetworkClient: Sendable {
     ) async throws -> NetworkResponse<Response> {
         let name = request.name
         let urlRequest = try buildURLRequest(request, name: name)
-        let context = RequestContext(requestName: name, explicitHeaderNames: Set(request.headers.keys))
+        let deadline = (request.deadline ?? configuration.deadline).map {
+            CallDeadline(limit: $0, clock: configuration.clock)
+        }
+        let context = RequestContext(
+            requestName: name, explicitHeaderNames: Set(request.headers.keys), deadline: deadline)
         let chain = BehaviorChain(clientWide: configuration.behavior, perRequest: behavior)
         let terminal = attemptHandler(
-            name: name, timeout: request.timeout ?? configuration.timeout,
+            name: name, timeout: request.timeout ?? configuration.timeout, deadline: deadline,
             acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes)
-        let send = chain.handler(context: context, terminal: terminal)
-        let limit = request.deadline ?? configuration.deadline
-        let (data, response) = try await withTimeLimit(
-            limit, clock: configuration.clock,
-            onTimeout: {
-                NetworkError(
-                    .timedOut(.call), requestName: name,
-                    message: "the call did not finish within its deadline of \(limit.map { "\($0)" } ?? "-")",
-                    request: urlRequest)
-            },
-            { try await send(urlRequest) })
+        let (data, response) = try await chain.handler(context: context, terminal: terminal)(urlRequest)
         do {
             let value = try request.decode(data, response, configuration.decoder)
             return NetworkResponse(value: value, data: data, httpResponse: response, request: urlRequest)

@@ -24,7 +24,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     /// One call in flight.
-    private struct Call {
+    struct Call {
         var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
         var earlyOutcome: Outcome?
         var task: URLSessionTask?
@@ -32,14 +32,24 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var response: HTTPURLResponse?
         var redirects = 0
         var credentialsStripped = false
+        var challengeRejected = false
         let origin: Origin
+        let deadline: DispatchTime?
+        /// The method and body sent, for 307 and 308 redirects, which must repeat both.
+        let method: String?
+        let body: Data?
+        /// A 307/308 redirect with a body, which this transport follows itself once the task ends.
+        var manualRedirect: URLRequest?
     }
 
-    /// The calls in flight by call id, and the call id of each started task.
-    private struct Table {
+    /// The calls in flight by call id, the call id of each started task, and the one timer that ends calls whose
+    /// deadline passed: it is set for the earliest deadline and moved only when an earlier one arrives.
+    struct Table {
         var calls: [UInt64: Call] = [:]
         var callOfTask: [Int: UInt64] = [:]
         var nextID: UInt64 = 0
+        var timer: (any DispatchSourceTimer)?
+        var timerFiresAt: DispatchTime?
     }
 
     /// Headers that must not follow a redirect to another origin.
@@ -47,22 +57,60 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     /// The queue that creates, resumes and cancels tasks, off Swift's cooperative threads.
     let queue = DispatchQueue(label: "Networking.URLSessionTransport.tasks")
-    private let maximumBodySize: Int
-    private let maximumRedirects: Int
-    private let table = LockedBox(Table())
+    let maximumBodySize: Int
+    let maximumRedirects: Int
+    let table = LockedBox(Table())
 
     init(maximumBodySize: Int, maximumRedirects: Int) {
         self.maximumBodySize = maximumBodySize
         self.maximumRedirects = maximumRedirects
     }
 
-    /// Adds a call and returns its id.
-    func register(origin: Origin) -> UInt64 {
-        table.withLock { table in
+    /// Adds a call and returns its id. A call with a deadline ends with ``TimeLimitExceeded`` when it passes.
+    func register(_ request: URLRequest, deadline: DispatchTime?) -> UInt64 {
+        let call = Call(
+            origin: Origin(request.url), deadline: deadline, method: request.httpMethod, body: request.httpBody)
+        return table.withLock { table in
             table.nextID += 1
-            table.calls[table.nextID] = Call(origin: origin)
+            table.calls[table.nextID] = call
+            if let deadline { armTimer(&table, for: deadline) }
             return table.nextID
         }
+    }
+
+    /// Makes the timer fire by `deadline`, creating it on first use. Called with the table locked, so concurrent
+    /// calls cannot leave it set for the later of two deadlines.
+    private func armTimer(_ table: inout Table, for deadline: DispatchTime) {
+        if let firesAt = table.timerFiresAt, firesAt <= deadline { return }
+        if table.timer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.expireCalls() }
+            timer.resume()
+            table.timer = timer
+        }
+        table.timer?.schedule(deadline: deadline, leeway: .milliseconds(1))
+        table.timerFiresAt = deadline
+    }
+
+    /// Ends every call whose deadline has passed and sets the timer for the next one.
+    private func expireCalls() {
+        let now = DispatchTime.now()
+        let expired: [UInt64] = table.withLock { table in
+            table.timerFiresAt = nil
+            var expired: [UInt64] = []
+            var next: DispatchTime?
+            for (id, call) in table.calls {
+                guard let deadline = call.deadline else { continue }
+                if deadline <= now {
+                    expired.append(id)
+                } else if next.map({ deadline < $0 }) ?? true {
+                    next = deadline
+                }
+            }
+            if let next { armTimer(&table, for: next) }
+            return expired
+        }
+        for id in expired { finish(id, with: .failure(TimeLimitExceeded())) }
     }
 
     /// Attaches the continuation of `call`. Returns `false`, and resumes the continuation, when the call already
@@ -117,109 +165,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     /// Runs `body` on the call carried by `task`, if it is still in flight.
-    private func withCall<T>(of task: URLSessionTask, _ body: (inout Call, UInt64) -> T) -> T? {
+    func withCall<T>(of task: URLSessionTask, _ body: (inout Call, UInt64) -> T) -> T? {
         table.withLock { table in
             guard let id = table.callOfTask[task.taskIdentifier], table.calls[id] != nil else { return nil }
             return body(&table.calls[id]!, id)
         }
     }
 
-    private func fail(_ task: URLSessionTask, _ code: TransportError.Code, _ message: String) {
+    func fail(_ task: URLSessionTask, _ code: TransportError.Code, _ message: String) {
         guard let id = withCall(of: task, { _, id in id }) else { return }
         finish(id, with: .failure(TransportError(code, message)))
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let length = response.expectedContentLength
-        if length > maximumBodySize {
-            fail(dataTask, .responseTooLarge, "Content-Length \(length) exceeds the limit of \(maximumBodySize) bytes")
-            completionHandler(.cancel)
-            return
-        }
-        _ = withCall(of: dataTask) { call, _ in call.response = response as? HTTPURLResponse }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let size: Int? = withCall(of: dataTask) { call, _ in
-            call.data.append(data)
-            return call.data.count
-        }
-        if let size, size > maximumBodySize {
-            fail(dataTask, .responseTooLarge, "the body grew past the limit of \(maximumBodySize) bytes")
-        }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        // Linux turns a host-less Location (`file:`, `javascript:`) into a path on the same host before calling
-        // this method, so judge the raw header, resolved against the response URL.
-        let location = response.value(forHTTPHeaderField: "Location").flatMap {
-            URL(string: $0, relativeTo: response.url)?.absoluteURL
-        }
-        let target = Origin(location ?? request.url)
-        let previous = Origin(response.url ?? task.currentRequest?.url)
-        enum Decision {
-            case follow(strip: Bool)
-            case refuse(TransportError.Code, String)
-        }
-        let decision: Decision =
-            withCall(of: task) { call, _ in
-                call.redirects += 1
-                if call.redirects > maximumRedirects {
-                    return .refuse(.tooManyRedirects, "more than \(maximumRedirects) redirects")
-                }
-                guard target.scheme == "http" || target.scheme == "https", !target.host.isEmpty else {
-                    return .refuse(
-                        .redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(target.scheme)\") was refused")
-                }
-                if previous.scheme == "https" && target.scheme == "http" {
-                    return .refuse(.redirectRefused, "a redirect from https to http was refused")
-                }
-                if target != call.origin { call.credentialsStripped = true }
-                return .follow(strip: call.credentialsStripped)
-            } ?? .refuse(.other, "the call already finished")
-        switch decision {
-        case .refuse(let code, let message):
-            fail(task, code, message)
-            completionHandler(nil)
-        case .follow(let strip):
-            var next = request
-            if strip {
-                for header in Self.credentialHeaders { next.setValue(nil, forHTTPHeaderField: header) }
-            }
-            completionHandler(next)
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let (id, data, response) = withCall(of: task, { call, id in (id, call.data, call.response) }) else {
-            return
-        }
-        if let error {
-            finish(id, with: .failure(Self.classify(error)))
-        } else if let response {
-            finish(id, with: .success((data, response)))
-        } else {
-            finish(id, with: .failure(TransportError(.badServerResponse, "the task ended without an HTTP response")))
-        }
-    }
-
-    /// Turns what URLSession reported into `CancellationError` or a ``TransportError``.
-    static func classify(_ error: any Error) -> any Error {
-        let nsError = error as NSError
-        guard nsError.domain == NSURLErrorDomain else { return TransportError(.other, "\(error)") }
-        // Failable on Linux, not on Apple platforms: the optional binding covers both.
-        let code: URLError.Code? = URLError.Code(rawValue: nsError.code)
-        guard let code else { return TransportError(.other, "\(error)", urlErrorCode: nsError.code) }
-        let urlError = URLError(code, userInfo: nsError.userInfo)
-        guard var mapped = TransportError(urlError) else { return CancellationError() }
-        if let detail = nsError.userInfo[NSLocalizedDescriptionKey] as? String { mapped.message = detail }
-        return mapped
     }
 }

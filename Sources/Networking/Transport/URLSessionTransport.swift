@@ -27,6 +27,12 @@ public final class URLSessionTransport: HTTPTransport {
         public var maximumRedirects: Int
         /// The most simultaneous connections to one host. Default: 6, URLSession's own default.
         public var maximumConnectionsPerHost: Int
+        /// Whether requests with a non-idempotent method (`POST`, `PATCH`, ...) may reuse a pooled connection.
+        /// Default: `false`. On Linux, libcurl re-sends a request whose pooled connection the server just closed,
+        /// and for a `POST` it sends the headers without the body (a truncated request the server may act on),
+        /// then spins until the timeout. With `false`, such requests go on a fresh connection each time
+        /// (`Connection: close`), at the cost of one connection set-up per request.
+        public var reusesConnectionsForNonIdempotentRequests: Bool
 
         /// The default body limit: 32 MiB.
         public static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
@@ -39,14 +45,17 @@ public final class URLSessionTransport: HTTPTransport {
         ///   - maximumResponseBodySize: The largest body accepted, in bytes.
         ///   - maximumRedirects: The most redirects followed; 0 refuses every redirect.
         ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
+        ///   - reusesConnectionsForNonIdempotentRequests: Whether `POST`-like requests may use pooled connections.
         public init(
             maximumResponseBodySize: Int = Configuration.defaultMaximumResponseBodySize,
             maximumRedirects: Int = Configuration.defaultMaximumRedirects,
-            maximumConnectionsPerHost: Int = 6
+            maximumConnectionsPerHost: Int = 6,
+            reusesConnectionsForNonIdempotentRequests: Bool = false
         ) {
             self.maximumResponseBodySize = maximumResponseBodySize
             self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.reusesConnectionsForNonIdempotentRequests = reusesConnectionsForNonIdempotentRequests
         }
     }
 
@@ -56,6 +65,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// The limits this transport enforces.
     public let configuration: Configuration
     private let session: URLSession
+    /// Carries non-idempotent requests, each on a connection of its own (see ``Configuration``).
+    private let freshConnectionSession: URLSession
     private let calls: URLSessionTransportDelegate
 
     /// Creates a transport with its own `URLSession`. Create one and keep it: sessions are costly to tear down
@@ -77,10 +88,13 @@ public final class URLSessionTransport: HTTPTransport {
         queue.name = "Networking.URLSessionTransport"
         self.calls = delegate
         self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+        self.freshConnectionSession = URLSession(
+            configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
     }
 
     deinit {
         session.finishTasksAndInvalidate()
+        freshConnectionSession.finishTasksAndInvalidate()
     }
 
     /// Sends `request` on this transport's session.
@@ -89,8 +103,26 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Returns: The body and response head, for any status code.
     /// - Throws: `CancellationError` when the calling task is cancelled; ``TransportError`` otherwise.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let call = calls.register(origin: URLSessionTransportDelegate.Origin(request.url))
+        try await send(request, deadline: nil)
+    }
+
+    /// Sends `request`, ending it with ``TimeLimitExceeded`` when `timeLimit` passes first.
+    func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
+        let nanoseconds =
+            max(0, timeLimit.components.seconds) * 1_000_000_000 + timeLimit.components.attoseconds / 1_000_000_000
+        return try await send(request, deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+    }
+
+    private func send(_ request: URLRequest, deadline: DispatchTime?) async throws -> (Data, HTTPURLResponse) {
+        let freshConnection =
+            !configuration.reusesConnectionsForNonIdempotentRequests
+            && !HTTPMethod(rawValue: request.httpMethod ?? "GET").isIdempotent
+        var outgoing = request
+        if freshConnection { outgoing.setValue("close", forHTTPHeaderField: "Connection") }
+        let request = outgoing
+        let session = freshConnection ? freshConnectionSession : self.session
         let calls = self.calls
+        let call = calls.register(request, deadline: deadline)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard calls.attach(continuation, to: call) else { return }
@@ -99,12 +131,14 @@ public final class URLSessionTransport: HTTPTransport {
                 // with them every timer). The serial queue also keeps a cancel from overtaking the resume.
                 // The block holds the transport, so its session cannot be invalidated by `deinit` before it runs.
                 calls.queue.async { [self] in
-                    guard calls.isPending(call) else { return }
-                    let task = session.dataTask(with: request)
-                    if calls.bind(task, to: call) {
-                        task.resume()
-                    } else {
-                        task.cancel()
+                    withExtendedLifetime(self) {
+                        guard calls.isPending(call) else { return }
+                        let task = session.dataTask(with: request)
+                        if calls.bind(task, to: call) {
+                            task.resume()
+                        } else {
+                            task.cancel()
+                        }
                     }
                 }
             }
@@ -113,6 +147,8 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 }
+
+extension URLSessionTransport: TimeLimitedTransport {}
 
 /// The transport every ``NetworkClient`` uses unless it is given another.
 func makeDefaultTransport() -> any HTTPTransport {

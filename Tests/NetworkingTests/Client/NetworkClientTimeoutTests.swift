@@ -49,15 +49,50 @@ import Testing
         #expect(error?.kind == .timedOut(.attempt))
     }
 
-    @Test func callDeadlineCoversTheWholeChain() async throws {
+    @Test func callDeadlineBoundsAnAttemptLongerThanTheTimeLeft() async throws {
         let clock = TestClock(mode: .manual)
         let client = makeClient(
             transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: .seconds(2))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
-        await clock.waitForSleepers(2)
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeps == [.seconds(2)])
         clock.advance(by: .seconds(2))
         let error = await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.call))
+    }
+
+    @Test func theDeadlineCoversRetriesAndBackOff() async throws {
+        // Attempts of 1 s each, a 2.4 s deadline: attempt 1 times out at 1 s, back-off waits 0.5 s on the same
+        // clock, attempt 2 gets the 0.9 s left, and the call ends with a call timeout, not a third attempt.
+        let clock = TestClock(mode: .manual)
+        let transport = HangingTransport()
+        let retry = RetryBehavior(policy: RetryPolicy(baseDelay: .milliseconds(500)), clock: clock, random: { 1 })
+        let client = makeClient(
+            transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .milliseconds(2400))
+        let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeps == [.seconds(1), .milliseconds(500)])
+        clock.advance(by: .milliseconds(500))
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeps.last == .milliseconds(900))
+        clock.advance(by: .milliseconds(900))
+        let error = await expectNetworkError { try await call.value }
+        #expect(error?.kind == .timedOut(.call))
+        #expect(transport.cancellations.value == 2)
+    }
+
+    @Test func retryDoesNotWaitPastTheDeadline() async throws {
+        let clock = TestClock(mode: .manual)
+        let retry = RetryBehavior(policy: RetryPolicy(baseDelay: .seconds(10)), clock: clock, random: { 1 })
+        let transport = answering(503)
+        let client = makeClient(
+            transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .seconds(5))
+        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/busy")) }
+        #expect(error?.kind == .unacceptableStatus(503))
+        #expect(transport.requestCount == 1)
+        #expect(clock.sleeps.allSatisfy { $0 <= .seconds(1) }, "only attempt timers, no 10 s back-off: \(clock.sleeps)")
     }
 
     @Test func urlRequestTimeoutIsRoundedUpSoTheLibcurlTimerNeverTruncates() async throws {

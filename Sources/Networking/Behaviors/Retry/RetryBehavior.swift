@@ -15,6 +15,9 @@ import Foundation
 /// Place it outside behaviors that must run on every attempt (authorization, request signing): they run inside
 /// `next`, so they apply their headers again to each attempt. The same request is sent each time.
 ///
+/// It never waits past the call's deadline (``RequestContext/deadline``): when the wait would end after it, the
+/// last failure is reported at once.
+///
 /// Cancellation stops it at once: a cancelled wait throws `CancellationError` and no further attempt is made, and
 /// `CancellationError` from an attempt is never retried. When it gives up, it rethrows the last attempt's error
 /// unchanged.
@@ -105,6 +108,8 @@ public struct RetryBehavior: RequestBehavior {
                     for: request, error: error, attempt: attempt, elapsed: clock.now() - start, now: clock.date(),
                     random: random)
                 guard case .retry(let delay) = decision else { throw error }
+                // Waiting past the call's deadline would only end in a timeout: report the real failure instead.
+                if let remaining = context.deadline?.remaining(), delay >= remaining { throw error }
                 attempt += 1
                 onRetry?(
                     Event(
