@@ -14,11 +14,19 @@ build: ## Build every target (debug)
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
 	$(SWIFT) test
 
-demo: ## Run the demo app against the embedded fixture backend
-	@echo "The demo arrives with the demo issue (NetworkingTesting, fixtures, demo)."
+demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
+	@echo "Building and running the demo (the first build takes a minute)..."
+	@$(SWIFT) run -q Demo $(ARGS)
 
-bench: ## Run the benchmarks (release build) and print one table
-	@echo "The benchmarks arrive with the benchmark issue."
+bench: ## Measure the client side by side in one run (release build; installs nginx from Debian if missing)
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		echo "Installing nginx (Debian package nginx-light) for the loopback benchmark..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light >/dev/null; } \
+		|| { echo "nginx could not be installed; install it (apt-get install nginx-light) and run make bench again"; exit 1; }
+	@echo "Building the benchmarks in release mode..."
+	@$(SWIFT) build -q -c release --product Benchmarks
+	@$(SWIFT) run -q -c release --skip-build Benchmarks $(ARGS)
 
 lint: check-deps ## Check formatting and documentation of every public symbol
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)

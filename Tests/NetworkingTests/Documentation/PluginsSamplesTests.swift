@@ -1,0 +1,132 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Every Swift sample of Plugins.md, verbatim (indentation aside), so the compiler checks them; the suite at the
+// end checks that each sample in Plugins.md still appears here.
+
+// swift-format-ignore-file
+
+func recommendedOrderSample() -> NetworkClient {
+    let tokens = InMemoryTokenStore("token-from-login")
+    let client = NetworkClient(
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        behavior: CombinedBehavior([
+            .activityCounter { isBusy in print(isBusy ? "busy" : "idle") },
+            .backgroundTask(),
+            .logging(),
+            .retry(),
+            .authorization(.bearer, store: tokens),
+            .headers(["Accept": "application/json"]),
+        ])
+    )
+    return client
+}
+
+func signIn(client: NetworkClient, form: [URLQueryItem]) async throws -> Data {
+    // The login call must not carry the (absent) token, and must not be retried.
+    try await client.send(
+        NetworkRequest<Data>(.post, path: "/login", body: .form(form)),
+        behavior: CombinedBehavior([.without(AuthorizationBehavior.self), .without(RetryBehavior.self)])
+    )
+}
+
+struct APIVersionHeader: RequestBehavior {
+    var additionalHeaders: [String: String] { ["API-Version": "2"] }
+}
+
+struct Timing: RequestBehavior {
+    let report: @Sendable (String, Duration) -> Void
+
+    func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
+        Data, HTTPURLResponse
+    ) {
+        let start = ContinuousClock.now
+        defer { report(context.requestName, ContinuousClock.now - start) }
+        return try await next(request)
+    }
+}
+
+struct APIKeyHeader: RequestBehavior {
+    let key: @Sendable () async throws -> String
+
+    func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        var request = request
+        request.setValue(try await key(), forHTTPHeaderField: "X-API-Key")
+        return request
+    }
+}
+
+@Test func apiKeyHeaderIsSetOnEveryAttempt() async throws {
+    let behavior = APIKeyHeader(key: { "k-123" })
+    let request = URLRequest(url: URL(string: "https://api.example.com/v1/items")!)
+    let sent = try await behavior.modify(request: request, context: RequestContext())
+    #expect(sent.value(forHTTPHeaderField: "X-API-Key") == "k-123")
+}
+
+@Test func timingWrapsTheWholeCall() async throws {
+    let log = EventLog()
+    let mock = MockTransport().stub(.get, "/items", .json("[]"))
+    let client = NetworkClient(
+        baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
+        behavior: CombinedBehavior([
+            Timing { name, _ in log.append("timed \(name)") }, RecordingBehavior("inner", log: log),
+        ]))
+    _ = try await client.send(NetworkRequest<Data>(path: "/items"))
+    #expect(log.events == ["inner.modify", "inner.beforeSend", "inner.afterSuccess(200)", "timed GET /items"])
+}
+
+@Suite struct PluginsSamplesTests {
+    /// Lines without indentation and blank lines, so a sample matches whatever it is nested in.
+    static func normalized(_ text: Substring) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    @Test func everySampleInPluginsMarkdownIsCompiledHere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let markdown = try String(contentsOf: root.appendingPathComponent("Plugins.md"), encoding: .utf8)
+        let here = Self.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
+            Substring($0.components(separatedBy: "\n```").first ?? "")
+        }
+        #expect(blocks.count == 7)
+        for block in blocks {
+            let lines = Self.normalized(block)
+            let found = here.indices.contains { start in
+                start + lines.count <= here.count && Array(here[start..<start + lines.count]) == lines
+            }
+            #expect(found, "Plugins.md sample not compiled here:\n\(block)")
+        }
+    }
+
+    @Test func theRecommendedOrderBuildsSixBehaviors() throws {
+        let behavior = try #require(recommendedOrderSample().configuration.behavior as? CombinedBehavior)
+        #expect(behavior.behaviors.count == 6)
+        #expect(behavior.behaviors.first is ActivityCounterBehavior)
+        #expect(behavior.behaviors[3] is RetryBehavior)
+    }
+
+    @Test func signInOptsOutOfAuthorizationAndRetry() async throws {
+        let mock = MockTransport().stub(.post, "/login", .serviceUnavailable(retryAfter: 0), .json("{}"))
+        let client = NetworkClient(
+            configuration: .init(
+                baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
+                behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization(.bearer) { "t" }])))
+        let error = await expectNetworkError { try await signIn(client: client, form: [URLQueryItem(name: "u", value: "a")]) }
+        #expect(error?.kind == .unacceptableStatus(503))
+        #expect(mock.recordedRequests.count == 1)
+        #expect(mock.lastRequest?.header("Authorization") == nil)
+    }
+
+    @Test func apiVersionHeaderAddsItsHeader() {
+        #expect(APIVersionHeader().additionalHeaders == ["API-Version": "2"])
+    }
+}
