@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Foundation
 import Networking
 import NetworkingTesting
@@ -10,7 +11,6 @@ import Testing
 // Every Swift sample of Plugins.md, verbatim (indentation aside), so the compiler checks them; the suite at the
 // end checks that each sample in Plugins.md still appears here.
 
-// swift-format-ignore-file
 
 func recommendedOrderSample() -> NetworkClient {
     let tokens = InMemoryTokenStore("token-from-login")
@@ -120,7 +120,8 @@ struct APIKeyHeader: RequestBehavior {
             configuration: .init(
                 baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization(.bearer) { "t" }])))
-        let error = await expectNetworkError { try await signIn(client: client, form: [URLQueryItem(name: "u", value: "a")]) }
+        let form = [URLQueryItem(name: "u", value: "a")]
+        let error = await expectNetworkError { try await signIn(client: client, form: form) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(mock.recordedRequests.count == 1)
         #expect(mock.lastRequest?.header("Authorization") == nil)
