@@ -10,7 +10,7 @@ enum URLBuilder {
         switch endpoint {
         case .url(let url):
             guard let parsed = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-                throw Refusal("the URL \(displayString(for: url)) cannot be parsed")
+                throw Refusal("the URL \(url.displayString) cannot be parsed")
             }
             components = parsed
         case .path(let path):
@@ -93,16 +93,6 @@ enum URLBuilder {
     private static func isHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-    }
-
-    /// `url` without user, password, query and fragment: safe to print.
-    static func displayString(for url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return "<invalid URL>" }
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? "<invalid URL>"
     }
 
     /// Why a request was refused before I/O.

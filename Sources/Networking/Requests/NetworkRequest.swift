@@ -88,7 +88,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
             let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             return "\(method.rawValue) \(bare.isEmpty ? "/" : String(bare))"
         case .url(let url):
-            return "\(method.rawValue) \(URLBuilder.displayString(for: url))"
+            return "\(method.rawValue) \(url.displayString)"
         }
     }
 
