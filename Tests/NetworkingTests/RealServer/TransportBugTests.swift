@@ -7,12 +7,12 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Real-server tests that found faults in `URLSessionTransport` on Linux (Swift 6.3.1). They state the correct
-    /// behavior and fail until the transport is fixed; each names the scenario and what was observed.
+    /// Regression tests for three faults this suite found in `URLSessionTransport` on Linux (Swift 6.3.1, libcurl
+    /// 7.88.1), fixed since. Each states the correct behavior and what was observed before the fix.
     @Suite struct TransportBugTests {
         /// F31/L16: a 401 carrying `WWW-Authenticate: Basic` makes Linux URLSession (before 6.3.2) wait forever on its
-        /// own challenge handling; the call only ended by the client's time limit (observed: timedOut(attempt) after
-        /// the full limit). It must end at once with the 401, so an authorization behavior can act on it.
+        /// own challenge handling; the call only ended by the client's time limit (observed before the fix:
+        /// timedOut(attempt) after the full limit). It must end at once with the 401, so a behavior can act on it.
         @Test(arguments: ["/basic-auth/ada/right", "/status/401"])
         func basicChallengeEndsWithThe401InsteadOfHanging(path: String) async throws {
             let client = try await HTTPBin.client(behavior: .basicAuthorization(user: "ada", password: "wrong"))
@@ -25,7 +25,8 @@ extension RealServerTests {
             #expect(ContinuousClock.now - start < .seconds(2))
         }
 
-        /// F10/L7: a POST sent on a pooled connection the server has just closed. Observed: libcurl opens a new
+        /// F10/L7: a POST sent on a pooled connection the server has just closed. Observed before the fix: libcurl
+        /// opens a new
         /// connection and re-sends the headers (`Content-Length: 12`) without the body, spins a core until the attempt
         /// limit, and the call ends as `timedOut(attempt)`, while the server received a POST with an empty body.
         /// Expected: either the POST arrives whole once, or the call fails fast (well before the limit) having put
@@ -55,8 +56,8 @@ extension RealServerTests {
             }
         }
 
-        /// F18: 307 and 308 keep the method *and the body* (RFC 9110 §15.4.8, §15.4.9). Observed: the redirected POST
-        /// arrives with `Content-Length: 0` and an empty body (the server's second hit), so the target acts on nothing.
+        /// F18: 307 and 308 keep the method *and the body* (RFC 9110 §15.4.8, §15.4.9). Observed before the fix: the
+        /// redirected POST arrived with `Content-Length: 0` and an empty body, so the target acted on nothing.
         @Test(arguments: [307, 308])
         func redirect307And308ResendTheBody(status: Int) async throws {
             struct Echo: Decodable, Sendable {
