@@ -26,9 +26,8 @@ extension RealServerTests {
         }
 
         /// F10/L7: a POST sent on a pooled connection the server has just closed. Observed before the fix: libcurl
-        /// opens a new
-        /// connection and re-sends the headers (`Content-Length: 12`) without the body, spins a core until the attempt
-        /// limit, and the call ends as `timedOut(attempt)`, while the server received a POST with an empty body.
+        /// opened a new connection and re-sent the headers (`Content-Length: 12`) without the body, spun a core until
+        /// the attempt limit, and the call ended as `timedOut(attempt)`, while the server received an empty POST.
         /// Expected: either the POST arrives whole once, or the call fails fast (well before the limit) having put
         /// nothing truncated on the wire.
         @Test func postOnAConnectionTheServerClosedArrivesWholeOrFailsFast() async throws {
