@@ -1,5 +1,6 @@
 # Networking: every command a developer or CI needs. Toolchain only: swift, python3 (for test servers).
 SWIFT        ?= swift
+HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
@@ -12,7 +13,11 @@ build: ## Build every target (debug)
 	$(SWIFT) build
 
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
-	$(SWIFT) test
+	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
+	@# failure and interruption. The fault server is started by the test process itself and exits with it.
+	@url=$$($(HTTPBIN) start --parent-pid $$$$) || { echo "make test: httpbin did not start" >&2; exit 1; }; \
+	trap '$(HTTPBIN) stop' EXIT; trap 'exit 130' INT TERM; \
+	HTTPBIN_URL="$$url" $(SWIFT) test
 
 demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
 	@echo "Building and running the demo (the first build takes a minute)..."

@@ -332,6 +332,8 @@ def gzipped(h):
 
 class FaultHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Small keep-alive responses would otherwise wait ~40 ms for Nagle and delayed ACKs.
+    disable_nagle_algorithm = True
     timeout = 120  # idle keep-alive connections must not pin threads forever
 
     def log_message(self, format, *args):

@@ -123,7 +123,8 @@ extension URLSessionTransportDelegate {
             restart(id, with: redirect, on: session)
         } else if let error {
             finish(id, with: .failure(Self.classify(error)))
-        } else if let response {
+        } else if let response = response ?? task.response as? HTTPURLResponse {
+            // Linux never reports the head of a 3xx it did not follow (no usable Location): the task still has it.
             finish(id, with: .success((data, response)))
         } else {
             finish(id, with: .failure(TransportError(.badServerResponse, "the task ended without an HTTP response")))

@@ -59,29 +59,26 @@ import Testing
     }
 
     @Test func aFailedRefreshReachesEveryWaiterAsATypedError() async throws {
-        let rejected = Barrier(10)
-        let transport = MockTransport { request in
-            await rejected.arrive()
-            return (Data(), .stub(for: request, status: 401))
-        }
-        let refresher = CountingRefresher(failure: TestError("auth server down"))
-        let client = makeClient(
-            transport: transport,
-            behavior: TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock()))
-        let errors = await withTaskGroup(of: NetworkError?.self) { group in
-            for _ in 0..<10 {
-                group.addTask {
-                    do { try await client.send(NetworkRequest<Void>(path: "/me")) } catch let error as NetworkError {
-                        return error
-                    } catch {}
-                    return nil
-                }
+        let transport = answering(401)
+        let refreshMayFail = Gate()
+        let refresher = CountingRefresher(gate: refreshMayFail, failure: TestError("auth server down"))
+        let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
+        let client = makeClient(transport: transport, behavior: auth)
+        let calls = (0..<10).map { _ in
+            Task { () -> NetworkError? in
+                do { try await client.send(NetworkRequest<Void>(path: "/me")) } catch let error as NetworkError {
+                    return error
+                } catch {}
+                return nil
             }
-            return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
         }
+        // A 401 arriving after a failed refresh may start another one; fail only once all ten have joined.
+        #expect(await eventually { auth.waitingCallCount == 10 })
+        refreshMayFail.open()
+        var errors: [NetworkError?] = []
+        for call in calls { errors.append(await call.value) }
         #expect(refresher.calls.value == 1)
         #expect(transport.requestCount == 10)
-        #expect(errors.count == 10)
         for error in errors {
             #expect(error?.kind == .behavior("TokenRefreshBehavior"))
             guard case .refreshFailed(let cause)? = error?.underlyingError as? TokenRefreshError else {

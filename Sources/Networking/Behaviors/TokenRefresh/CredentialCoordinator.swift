@@ -45,6 +45,9 @@ final class CredentialCoordinator: Sendable {
     /// The current credential, if any.
     var current: AccessCredential? { state.withLock { $0.credential } }
 
+    /// How many calls wait for the refresh in flight.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     /// A credential fit to send: the current one unless it is missing or within the leeway of expiry, in which
     /// case a refresh (shared with every other caller) provides it.
     func usableCredential() async throws -> Versioned {

@@ -74,6 +74,9 @@ public final class TokenRefreshBehavior: RequestBehavior {
     /// The credential in use now.
     public var credential: AccessCredential? { coordinator.current }
 
+    /// How many calls wait for the refresh in flight; for tests that must act once every call has joined.
+    package var waitingCallCount: Int { coordinator.waitingCount }
+
     /// Sends the request with a usable credential; on a rejection, refreshes (or joins a refresh) and replays once.
     public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
         Data, HTTPURLResponse

@@ -9,7 +9,7 @@ import Testing
 extension RealServerTests {
     /// Regression tests for three faults this suite found in `URLSessionTransport` on Linux (Swift 6.3.1, libcurl
     /// 7.88.1), fixed since. Each states the correct behavior and what was observed before the fix.
-    @Suite struct TransportBugTests {
+    @Suite struct TransportRegressionTests {
         /// F31/L16: a 401 carrying `WWW-Authenticate: Basic` makes Linux URLSession (before 6.3.2) wait forever on its
         /// own challenge handling; the call only ended by the client's time limit (observed before the fix:
         /// timedOut(attempt) after the full limit). It must end at once with the 401, so a behavior can act on it.
