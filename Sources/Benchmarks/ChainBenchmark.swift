@@ -13,13 +13,27 @@ struct ChainBenchmark {
         let nanoseconds: Double
     }
 
-    /// A transport that answers every request at once with the same body.
-    struct CannedTransport: HTTPTransport {
+    /// A transport that answers every request at once with the same body. It never waits, so it keeps any time
+    /// limit by answering: the client then takes the same path as with the URLSession transport.
+    struct CannedTransport: TimeLimitedTransport {
         let body: Data
         let response: HTTPURLResponse
 
         func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             (body, response)
+        }
+
+        func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
+            (body, response)
+        }
+    }
+
+    /// The same canned answer from a plain transport: the client races it against a timer task.
+    struct PlainCannedTransport: HTTPTransport {
+        let canned: CannedTransport
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            try await canned.send(request)
         }
     }
 
@@ -66,6 +80,8 @@ struct ChainBenchmark {
         let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
         let transport = CannedTransport(body: body, response: response)
         let empty = NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
+        let plain = NetworkClient(
+            baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: transport))
         let full = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: FullChain.make())
         let raw = URLRequest(url: url)
@@ -76,6 +92,7 @@ struct ChainBenchmark {
             ("(a) transport directly", { _ = try await transport.send(raw) }),
             ("(b) client, EmptyBehavior", { _ = try await empty.send(dataRequest) }),
             ("(c) client, full chain of six", { _ = try await full.send(dataRequest) }),
+            ("(b) EmptyBehavior, plain transport*", { _ = try await plain.send(dataRequest) }),
             (
                 "(a) transport + decode 1 KB",
                 {

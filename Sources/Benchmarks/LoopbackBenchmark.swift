@@ -7,6 +7,7 @@ struct LoopbackBenchmark {
     struct Row {
         let concurrency: Int
         let raw: Double
+        let bare: Double
         let client: Double
         var ratio: Double { client / raw }
     }
@@ -29,6 +30,8 @@ struct LoopbackBenchmark {
         let client = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
             behavior: FullChain.make())
+        let bare = NetworkClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make())
         let request = NetworkRequest<Data>(path: "/payload.json")
         try await waitUntilServing(raw)
         // Warm-up: connections, code paths, allocator.
@@ -37,27 +40,22 @@ struct LoopbackBenchmark {
 
         var rows: [Row] = []
         for concurrency in [1, 16] {
-            var rawSamples: [Double] = []
-            var clientSamples: [Double] = []
+            var samples: [[Double]] = [[], [], []]
+            let sides: [@Sendable () async throws -> Void] = [
+                { try await raw.get() }, { _ = try await bare.send(request) }, { _ = try await client.send(request) },
+            ]
             for round in 0..<rounds {
-                // Alternate which side goes first so drift on a shared machine hits both equally.
-                let rawFirst = round % 2 == 0
-                for side in rawFirst ? [0, 1] : [1, 0] {
-                    if side == 0 {
-                        rawSamples.append(
-                            try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
-                                try await raw.get()
-                            })
-                    } else {
-                        clientSamples.append(
-                            try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
-                                _ = try await client.send(request)
-                            })
-                    }
+                // Rotate which side goes first so drift on a shared machine hits all of them equally.
+                for offset in 0..<sides.count {
+                    let side = (round + offset) % sides.count
+                    samples[side].append(
+                        try await Measure.throughput(total: requestsPerRound, concurrency: concurrency, sides[side]))
                 }
             }
             rows.append(
-                Row(concurrency: concurrency, raw: Measure.median(rawSamples), client: Measure.median(clientSamples)))
+                Row(
+                    concurrency: concurrency, raw: Measure.median(samples[0]), bare: Measure.median(samples[1]),
+                    client: Measure.median(samples[2])))
         }
 
         let memoryClient = NetworkClient(

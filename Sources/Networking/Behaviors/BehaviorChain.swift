@@ -19,9 +19,16 @@ struct BehaviorChain: Sendable {
     /// The chain of one call: the client-wide behavior's leaves, edited by the per-request behavior's
     /// ``BehaviorOverride``s, followed by the per-request behavior's other leaves.
     init(clientWide: any RequestBehavior, perRequest: any RequestBehavior) {
-        var outer: [any RequestBehavior] = []
-        Self.appendLeaves(of: clientWide, to: &outer)
-        outer.removeAll { $0 is BehaviorOverride }
+        self.init(clientWide: BehaviorChain([clientWide]), perRequest: perRequest)
+    }
+
+    /// The chain of one call from a client-wide chain flattened in advance (a client does it once, at start-up).
+    init(clientWide: BehaviorChain, perRequest: any RequestBehavior) {
+        var outer = clientWide.behaviors
+        if perRequest is EmptyBehavior {
+            self.behaviors = outer
+            return
+        }
         var inner: [any RequestBehavior] = []
         Self.appendLeaves(of: perRequest, to: &inner)
         guard inner.contains(where: { $0 is BehaviorOverride }) else {

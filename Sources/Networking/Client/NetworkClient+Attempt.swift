@@ -18,12 +18,13 @@ extension NetworkClient {
         }
         let url: URL
         do {
-            url = try URLBuilder.url(for: request.endpoint, query: request.query, baseURL: configuration.baseURL)
+            url = try URLBuilder.url(for: request.endpoint, query: request.query, base: base)
         } catch {
             throw refuse(error.reason)
         }
         var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method.rawValue
+        // Every mutation of a URLRequest copies its storage on Linux: skip the one that changes nothing.
+        if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
         // libcurl truncates sub-second timeouts; round up and add a second so the client's own timer fires first.
         let timeout = request.timeout ?? configuration.timeout
         urlRequest.timeoutInterval = (timeout.seconds.rounded(.up) + 1)

@@ -25,9 +25,16 @@ public final class NetworkClient: Sendable {
     /// What the client was built from.
     public let configuration: Configuration
 
+    /// The base URL, checked once.
+    let base: URLBuilder.Base?
+    /// The client-wide behavior, flattened once.
+    let clientWideChain: BehaviorChain
+
     /// Creates a client from a full configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        self.base = configuration.baseURL.map(URLBuilder.Base.init)
+        self.clientWideChain = BehaviorChain([configuration.behavior])
     }
 
     /// Creates a client.
@@ -75,8 +82,9 @@ public final class NetworkClient: Sendable {
             CallDeadline(limit: $0, clock: configuration.clock)
         }
         let context = RequestContext(
-            requestName: name, explicitHeaderNames: Set(request.headers.keys), deadline: deadline)
-        let chain = BehaviorChain(clientWide: configuration.behavior, perRequest: behavior)
+            requestName: name, callID: CallIDs.next(), explicitHeaderNames: Set(request.headers.keys),
+            deadline: deadline)
+        let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
         let terminal = attemptHandler(
             name: name, timeout: request.timeout ?? configuration.timeout, deadline: deadline,
             acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes)

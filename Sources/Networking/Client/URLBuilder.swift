@@ -2,48 +2,73 @@ import Foundation
 
 /// Builds and checks the URL of a request. Every rule here runs before any I/O.
 enum URLBuilder {
+    /// A client's base URL, checked once: its text without trailing slashes, or why it cannot be used.
+    struct Base: Sendable {
+        let prepared: Result<String, Refusal>
+
+        init(_ url: URL) {
+            prepared = Result { () throws(Refusal) -> String in
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+                    throw Refusal("the base URL \(url.displayString) cannot be parsed")
+                }
+                try URLBuilder.check(components)
+                var text = url.absoluteString
+                if let fragment = text.firstIndex(of: "#") { text = String(text[..<fragment]) }
+                while text.hasSuffix("/") { text.removeLast() }
+                return text
+            }
+        }
+    }
+
     /// The absolute URL for `endpoint` and `query`, or a reason why there is none.
-    static func url<R>(for endpoint: NetworkRequest<R>.Endpoint, query: [URLQueryItem], baseURL: URL?) throws(Refusal)
+    static func url<R>(for endpoint: NetworkRequest<R>.Endpoint, query: [URLQueryItem], base: Base?) throws(Refusal)
         -> URL
     {
-        var components: URLComponents
         switch endpoint {
-        case .url(let url):
-            guard let parsed = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-                throw Refusal("the URL \(url.displayString) cannot be parsed")
-            }
-            components = parsed
         case .path(let path):
-            guard let baseURL else {
+            guard let base else {
                 throw Refusal("the path \"\(path)\" is relative but the client has no base URL")
             }
+            let prefix = try base.prepared.get()
             try rejectControlCharacters(in: path, what: "path")
-            var base = baseURL.absoluteString
-            while base.hasSuffix("/") { base.removeLast() }
-            let joined = base + (path.hasPrefix("/") || path.isEmpty ? "" : "/") + escapePath(path)
-            guard let parsed = URLComponents(string: joined) else {
+            // The base was checked once; appending a path cannot change its scheme, host or port, so one parse of
+            // the finished text is all that is left to do.
+            var text = prefix + (path.hasPrefix("/") || path.isEmpty ? "" : "/") + escapePath(path)
+            if !query.isEmpty {
+                text += (text.contains("?") ? (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&") : "?")
+                text += encoded(query)
+            }
+            guard let url = URL(string: text) else {
                 throw Refusal("the path \"\(path)\" does not form a valid URL with the base URL")
             }
-            components = parsed
+            return url
+        case .url(let url):
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+                throw Refusal("the URL \(url.displayString) cannot be parsed")
+            }
+            components.fragment = nil
+            try check(components)
+            if !query.isEmpty {
+                let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
+                components.percentEncodedQuery = existing + encoded(query)
+            }
+            guard let url = components.url else {
+                throw Refusal("the URL cannot be assembled from its parts")
+            }
+            return url
         }
-        components.fragment = nil
-        try check(components)
-        if !query.isEmpty {
-            let encoded = query.map { item in
-                FormEncoding.escape(item.name).replacingOccurrences(of: "+", with: "%20")
-                    + (item.value.map { "=" + FormEncoding.escape($0).replacingOccurrences(of: "+", with: "%20") } ?? "")
-            }.joined(separator: "&")
-            let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-            components.percentEncodedQuery = existing + encoded
-        }
-        guard let url = components.url else {
-            throw Refusal("the URL cannot be assembled from its parts")
-        }
-        return url
+    }
+
+    /// Query items percent-encoded so `+`, `&` and `=` in names and values survive (space as `%20`).
+    private static func encoded(_ query: [URLQueryItem]) -> String {
+        query.map { item in
+            FormEncoding.escape(item.name).replacingOccurrences(of: "+", with: "%20")
+                + (item.value.map { "=" + FormEncoding.escape($0).replacingOccurrences(of: "+", with: "%20") } ?? "")
+        }.joined(separator: "&")
     }
 
     /// The scheme, host and port rules every URL must meet.
-    private static func check(_ components: URLComponents) throws(Refusal) {
+    static func check(_ components: URLComponents) throws(Refusal) {
         let scheme = components.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
             throw Refusal(
@@ -69,7 +94,8 @@ enum URLBuilder {
     /// Escapes characters a path may not carry raw (spaces, quotes, `<>`), keeping valid `%XX` escapes as given and
     /// writing a stray `%` as `%25`.
     static func escapePath(_ path: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8)
+        if path.utf8.allSatisfy({ pathBytes.contains($0) }) { return path }
+        let allowed = pathBytes
         let bytes = Array(path.utf8)
         var out = ""
         var index = 0
@@ -89,6 +115,10 @@ enum URLBuilder {
         }
         return out
     }
+
+    /// Bytes a path may carry as they are.
+    private static let pathBytes = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8)
 
     private static func isHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)

@@ -107,7 +107,13 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends `request`, ending it with ``TimeLimitExceeded`` when `timeLimit` passes first.
-    func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeLimit: How long the attempt may take.
+    /// - Returns: The body and response head, for any status code.
+    /// - Throws: ``TimeLimitExceeded``, `CancellationError` or ``TransportError``.
+    public func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
         let nanoseconds =
             max(0, timeLimit.components.seconds) * 1_000_000_000 + timeLimit.components.attoseconds / 1_000_000_000
         return try await send(request, deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))

@@ -179,4 +179,19 @@ import Testing
         #expect(contexts[0].requestName == "POST /a")
         #expect(contexts[0].explicitHeaderNames == ["x-trace"])
     }
+
+    @Test func callIDsAreDistinctVersionFourUUIDs() async throws {
+        struct CaptureID: RequestBehavior {
+            let seen: LockedBox<[UUID]>
+            func beforeSend(request: URLRequest, context: RequestContext) async {
+                seen.withLock { $0.append(context.callID) }
+            }
+        }
+        let seen = LockedBox<[UUID]>([])
+        let client = makeClient(transport: answering(), behavior: CaptureID(seen: seen))
+        for _ in 0..<2_000 { try await client.send(NetworkRequest<Void>(path: "/x")) }
+        let ids = seen.current
+        #expect(Set(ids).count == 2_000)
+        #expect(ids.allSatisfy { Array($0.uuidString)[14] == "4" && "89AB".contains(Array($0.uuidString)[19]) })
+    }
 }

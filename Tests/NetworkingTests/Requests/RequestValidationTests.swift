@@ -73,6 +73,18 @@ import Testing
         #expect(transport.requestCount == 0)
     }
 
+    @Test(arguments: ["ftp://files.test/", "file:///tmp/", "http:///nohost", "http://h.test:0/"])
+    func anUnusableBaseURLIsRefusedOnEveryCall(base: String) async throws {
+        let transport = answering()
+        let client = NetworkClient(
+            configuration: .init(baseURL: URL(string: base)!, transport: transport, clock: SystemClock()))
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
+        #expect(error.kind == .invalidRequest)
+        #expect(error.requestName == "GET /users")
+        #expect(transport.requestCount == 0)
+    }
+
     @Test func aBehaviorThatInjectsCRLFIsStoppedBeforeTheTransport() async throws {
         struct Injector: RequestBehavior {
             func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {

@@ -6,8 +6,8 @@ import Foundation
 
 extension LoggingBehavior {
     /// `[Networking 3F2A9C1B] GET https://…`, with headers and body when enabled.
-    func startLine(_ request: URLRequest, context: RequestContext) -> String {
-        var line = "\(tag(context)) \(method(request)) \(url(request))"
+    func startLine(_ request: URLRequest, shownURL: String, context: RequestContext) -> String {
+        var line = "\(tag(context)) \(method(request)) \(shownURL)"
         if logsHeaders { line += headersText(request.allHTTPHeaderFields ?? [:]) }
         line += bodyText(request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         return line
@@ -15,9 +15,10 @@ extension LoggingBehavior {
 
     /// `[Networking 3F2A9C1B] 200 GET https://… in 245 ms, 1024 bytes`, with headers and body when enabled.
     func successLine(
-        _ request: URLRequest, response: HTTPURLResponse, data: Data, elapsed: Duration, context: RequestContext
+        _ request: URLRequest, shownURL: String, response: HTTPURLResponse, data: Data, elapsed: Duration,
+        context: RequestContext
     ) -> String {
-        var line = "\(tag(context)) \(response.statusCode) \(method(request)) \(url(request))"
+        var line = "\(tag(context)) \(response.statusCode) \(method(request)) \(shownURL)"
         line += " in \(milliseconds(elapsed)), \(data.count) bytes"
         if logsHeaders { line += headersText(Self.stringHeaders(response)) }
         line += bodyText(data, contentType: response.value(forHTTPHeaderField: "Content-Type"))
@@ -25,8 +26,10 @@ extension LoggingBehavior {
     }
 
     /// `failed …: kind: message` or `cancelled … after N ms`.
-    func failureLine(_ request: URLRequest, error: any Error, elapsed: Duration, context: RequestContext) -> String {
-        let subject = "\(method(request)) \(url(request))"
+    func failureLine(
+        _ request: URLRequest, shownURL: String, error: any Error, elapsed: Duration, context: RequestContext
+    ) -> String {
+        let subject = "\(method(request)) \(shownURL)"
         switch error {
         case is CancellationError:
             return "\(tag(context)) cancelled \(subject) after \(milliseconds(elapsed))"
@@ -51,7 +54,8 @@ extension LoggingBehavior {
         request.httpMethod ?? "GET"
     }
 
-    private func url(_ request: URLRequest) -> String {
+    /// The request's URL as the lines show it: redacted, without credentials or fragment.
+    func shownURL(_ request: URLRequest) -> String {
         request.url.map(redaction.displayString(for:)) ?? "<no URL>"
     }
 

@@ -82,19 +82,22 @@ public struct LoggingBehavior: RequestBehavior {
         Data, HTTPURLResponse
     ) {
         let secrets = redaction.secrets(in: request)
+        let shown = shownURL(request)
         let start = clock.now()
         if logsStart {
-            await emit(startLine(request, context: context), secrets: secrets)
+            await emit(startLine(request, shownURL: shown, context: context), secrets: secrets)
         }
         do {
             let (data, response) = try await next(request)
             let line = successLine(
-                request, response: response, data: data, elapsed: clock.now() - start, context: context)
+                request, shownURL: shown, response: response, data: data, elapsed: clock.now() - start,
+                context: context)
             await emit(line, secrets: secrets)
             return (data, response)
         } catch {
-            await emit(
-                failureLine(request, error: error, elapsed: clock.now() - start, context: context), secrets: secrets)
+            let line = failureLine(
+                request, shownURL: shown, error: error, elapsed: clock.now() - start, context: context)
+            await emit(line, secrets: secrets)
             throw error
         }
     }
