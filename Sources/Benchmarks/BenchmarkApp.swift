@@ -55,7 +55,7 @@ struct Report {
             "   * a transport that does not keep time limits itself: the client races it against a timer task")
         lines.append("")
         lines.append(
-            "2. End to end on loopback (nginx, 1 KB JSON): raw URLSession.data(for:) vs NetworkClient + full chain")
+            "2. End to end on loopback (nginx, 1 KB JSON): raw Foundation data(for:) vs NetworkClient + full chain")
         lines.append(
             "   " + pad("callers", 10) + pad("raw req/s", 12) + pad("client, no behaviors", 22)
                 + pad("client + chain", 16) + "ratio chain/raw (target >= 0.97)")

@@ -14,7 +14,7 @@ struct ChainBenchmark {
     }
 
     /// A transport that answers every request at once with the same body. It never waits, so it keeps any time
-    /// limit by answering: the client then takes the same path as with the URLSession transport.
+    /// limit by answering: the client then takes the same path as with the default transport.
     struct CannedTransport: TimeLimitedTransport {
         let body: Data
         let response: HTTPURLResponse

@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 
-/// Parts 2 to 4: raw URLSession against `NetworkClient` with the full chain, on loopback against nginx, in
+/// Parts 2 to 4: the raw Foundation baseline against `NetworkClient` with the full chain, on loopback against nginx, in
 /// interleaved rounds of the same run; then memory after 1k and 20k client requests.
 struct LoopbackBenchmark {
     struct Row {
@@ -26,7 +26,7 @@ struct LoopbackBenchmark {
     func run(payload: Data) async throws -> Result {
         let server = try NginxServer(payload: payload)
         defer { server.stop() }
-        let raw = RawURLSessionBaseline(url: server.payloadURL)
+        let raw = RawBaseline(url: server.payloadURL)
         let client = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
             behavior: FullChain.make())
@@ -73,7 +73,7 @@ struct LoopbackBenchmark {
         return Result(rows: rows, roundTripNanoseconds: roundTrip, peakAfter1k: after1k, peakAfter20k: after20k)
     }
 
-    private func waitUntilServing(_ raw: RawURLSessionBaseline) async throws {
+    private func waitUntilServing(_ raw: RawBaseline) async throws {
         for _ in 0..<100 {
             if (try? await raw.get()) != nil { return }
             try await Task.sleep(for: .milliseconds(50))

@@ -7,7 +7,7 @@ import Networking
 
 /// The baseline of part 2: plain `URLSession.data(for:)` on a session configured like the client's transport
 /// (ephemeral, no cookies, no cache), with no client, behavior or decoding around it.
-struct RawURLSessionBaseline: Sendable {
+struct RawBaseline: Sendable {
     private let session: URLSession
     private let request: URLRequest
 

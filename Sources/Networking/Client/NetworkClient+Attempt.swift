@@ -64,7 +64,7 @@ extension NetworkClient {
     func attemptHandler(name: String, timeout: Duration, deadline: CallDeadline?, acceptable: Set<Int>) -> NextHandler {
         let transport = configuration.transport
         let clock = configuration.clock
-        // The URLSession transport enforces a limit in its own table without a task or timer per call; it runs on
+        // The default transport enforces a limit in its own table without a task or timer per call; it runs on
         // real time, so only when the client's clock is the system clock.
         let limitedTransport = clock is SystemClock ? transport as? any TimeLimitedTransport : nil
         return { request in

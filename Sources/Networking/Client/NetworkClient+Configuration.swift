@@ -5,7 +5,7 @@ extension NetworkClient {
     public struct Configuration: Sendable {
         /// The URL that request paths are appended to. `nil` means every request must use an absolute URL.
         public var baseURL: URL?
-        /// How requests travel. Defaults to a shared URLSession-backed transport.
+        /// How requests travel. Defaults to the shared default transport (Foundation's URL loading, hardened).
         public var transport: any HTTPTransport
         /// The client-wide behavior; it wraps the per-request behavior of every call.
         public var behavior: any RequestBehavior
@@ -33,7 +33,7 @@ extension NetworkClient {
         ///
         /// - Parameters:
         ///   - baseURL: The URL request paths are appended to.
-        ///   - transport: How requests travel; the shared URLSession-backed transport by default.
+        ///   - transport: How requests travel; the shared default transport by default.
         ///   - behavior: The client-wide behavior, for example `CombinedBehavior([...])`.
         ///   - encoder: Encodes JSON bodies.
         ///   - decoder: Decodes JSON responses.

@@ -41,7 +41,7 @@ public final class NetworkClient: Sendable {
     ///
     /// - Parameters:
     ///   - baseURL: The URL request paths are appended to.
-    ///   - transport: How requests travel; the shared URLSession-backed transport by default.
+    ///   - transport: How requests travel; the shared default transport by default.
     ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
     public convenience init(
         baseURL: URL?,

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ``NetworkClient`` bounds every attempt. For a plain ``HTTPTransport`` it races the request against a timer in
 /// a child task, which costs a task, a timer and two thread hand-offs per attempt. A transport that can keep the
-/// limit more cheaply (``URLSessionTransport`` keeps it in its own table of calls, under one shared timer)
+/// limit more cheaply (the default transport keeps it in its own table of calls, under one shared timer)
 /// adopts this protocol, and the client calls ``send(_:timeLimit:)`` instead whenever the client's clock is
 /// ``SystemClock``. With a test clock the client keeps racing on that clock, so virtual time still works.
 ///

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a transport produced no response, in words a retry policy can act on.
 ///
-/// Linux's URLSession maps many distinct failures to `URLError.unknown` (-1); the transport keeps the message so
+/// Linux's Foundation networking maps many distinct failures to `URLError.unknown` (-1); the transport keeps the message so
 /// logs still say what happened, and classifies what it can.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The class of failure.
