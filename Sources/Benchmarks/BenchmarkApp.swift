@@ -15,11 +15,12 @@ struct BenchmarkApp {
                 try await ChainBenchmark(rounds: 1, iterations: 20_000).profile(variant: arguments[index + 1])
                 return
             }
-            let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
+            // Loopback (with its memory phase) first: peak RSS is a high-water mark of the whole process.
             let loopback = try await LoopbackBenchmark(
                 rounds: rounds, requestsPerRound: quick ? 300 : 2_000,
                 memoryRequests: (first: 1_000, total: quick ? 5_000 : 20_000)
             ).run(payload: ChainBenchmark.Payload.oneKilobyte)
+            let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
             print(Report(rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback).text)
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
