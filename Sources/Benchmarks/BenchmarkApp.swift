@@ -10,18 +10,28 @@ struct BenchmarkApp {
         let quick = arguments.contains("--quick")
         let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 3 : 7)
         do {
+            if let index = arguments.firstIndex(of: "--memory-phase"), index + 3 < arguments.count,
+                let first = Int(arguments[index + 2]), let total = Int(arguments[index + 3])
+            {
+                let (afterFirst, afterTotal) = try await LoopbackBenchmark.memoryPhase(
+                    side: arguments[index + 1], first: first, total: total)
+                print(afterFirst, afterTotal)
+                return
+            }
             if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
                 // For instruction-count profiling: one in-memory variant, no server.
                 try await ChainBenchmark(rounds: 1, iterations: 20_000).profile(variant: arguments[index + 1])
                 return
             }
-            // Loopback (with its memory phase) first: peak RSS is a high-water mark of the whole process.
-            let loopback = try await LoopbackBenchmark(
-                rounds: rounds, requestsPerRound: quick ? 300 : 2_000,
-                memoryRequests: (first: 1_000, total: quick ? 5_000 : 20_000)
-            ).run(payload: ChainBenchmark.Payload.oneKilobyte)
+            let memory = try MemoryBenchmark(first: 1_000, total: quick ? 5_000 : 20_000).run()
+            let loopback = try await LoopbackBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
+                .run(payload: ChainBenchmark.Payload.oneKilobyte)
             let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
-            print(Report(rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback).text)
+            print(
+                Report(
+                    rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
+                    memory: memory
+                ).text)
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
             exit(1)
@@ -35,6 +45,7 @@ struct Report {
     let chain: [ChainBenchmark.Row]
     let payloadBytes: Int
     let loopback: LoopbackBenchmark.Result
+    let memory: [MemoryBenchmark.Side]
 
     var text: String {
         var lines: [String] = []
@@ -70,12 +81,23 @@ struct Report {
         lines.append(
             "3. Overhead share of a round trip: (c) - (a) = \(number(overhead)) ns of a \(number(loopback.roundTripNanoseconds / 1000, 1)) µs "
                 + "loopback round trip = \(number(share, 3)) % (target < 0.5 %)" + (share < 0.5 ? "  met" : "  MISSED"))
-        let growth = Double(loopback.peakAfter20k - loopback.peakAfter1k) / Double(loopback.peakAfter1k) * 100
         lines.append("")
+        let total = memory.first?.requests ?? 0
         lines.append(
-            "4. Memory: peak RSS \(number(Double(loopback.peakAfter1k) / 1024, 1)) MiB after 1k requests, "
-                + "\(number(Double(loopback.peakAfter20k) / 1024, 1)) MiB after 20k: growth \(number(growth, 2)) % (target < 5 %)"
-                + (growth < 5 ? "  met" : "  MISSED"))
+            "4. Memory: peak RSS after 1k and after \(total / 1000)k end-to-end requests, each side in a fresh process"
+                + " (target: growth < 5 %)")
+        for side in memory {
+            let label = side.name == "raw" ? "raw Foundation data(for:)" : "NetworkClient + full chain"
+            lines.append(
+                "   " + pad(label, 28) + pad("\(number(Double(side.afterFirst) / 1024, 1)) MiB", 12)
+                    + pad("\(number(Double(side.afterTotal) / 1024, 1)) MiB", 12) + "growth \(number(side.growth, 2)) %"
+                    + (side.growth < 5 ? "  met" : "  MISSED"))
+        }
+        if memory.count == 2 {
+            let extra = Double(
+                memory[1].afterTotal - memory[1].afterFirst - memory[0].afterTotal + memory[0].afterFirst)
+            lines.append("   growth of the client beyond Foundation's own: \(number(extra / 1024, 2)) MiB")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -15,13 +15,10 @@ struct LoopbackBenchmark {
     struct Result {
         let rows: [Row]
         let roundTripNanoseconds: Double
-        let peakAfter1k: Int
-        let peakAfter20k: Int
     }
 
     let rounds: Int
     let requestsPerRound: Int
-    let memoryRequests: (first: Int, total: Int)
 
     func run(payload: Data) async throws -> Result {
         let server = try NginxServer(payload: payload)
@@ -33,20 +30,7 @@ struct LoopbackBenchmark {
         let bare = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make())
         let request = NetworkRequest<Data>(path: "/payload.json")
-        try await waitUntilServing(raw)
-        // Memory first, in a process that has done nothing else yet, so the peak (a high-water mark) is this
-        // phase's own.
-        let memoryClient = NetworkClient(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
-            behavior: FullChain.make())
-        _ = try await Measure.throughput(total: memoryRequests.first, concurrency: 8) {
-            _ = try await memoryClient.send(request)
-        }
-        let after1k = Measure.peakResidentKiB()
-        _ = try await Measure.throughput(total: memoryRequests.total - memoryRequests.first, concurrency: 8) {
-            _ = try await memoryClient.send(request)
-        }
-        let after20k = Measure.peakResidentKiB()
+        try await Self.waitUntilServing(raw)
         // Warm-up: connections, code paths, allocator.
         _ = try await Measure.throughput(total: 500, concurrency: 4) { try await raw.get() }
         _ = try await Measure.throughput(total: 500, concurrency: 4) { _ = try await bare.send(request) }
@@ -73,10 +57,31 @@ struct LoopbackBenchmark {
         }
 
         let roundTrip = 1e9 / (rows.first?.raw ?? .nan)
-        return Result(rows: rows, roundTripNanoseconds: roundTrip, peakAfter1k: after1k, peakAfter20k: after20k)
+        return Result(rows: rows, roundTripNanoseconds: roundTrip)
     }
 
-    private func waitUntilServing(_ raw: RawBaseline) async throws {
+    /// Peak resident memory (KiB) of this process after `first` and after `total` requests of one side: `raw`
+    /// (Foundation alone) or `client` (NetworkClient with the full chain). Run in a fresh process per side.
+    static func memoryPhase(side: String, first: Int, total: Int) async throws -> (Int, Int) {
+        let server = try NginxServer(payload: ChainBenchmark.Payload.oneKilobyte)
+        defer { server.stop() }
+        let raw = RawBaseline(url: server.payloadURL)
+        try await waitUntilServing(raw)
+        let client = NetworkClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
+            behavior: FullChain.make())
+        let request = NetworkRequest<Data>(path: "/payload.json")
+        let useRaw = side == "raw"
+        let send: @Sendable () async throws -> Void = {
+            if useRaw { try await raw.get() } else { _ = try await client.send(request) }
+        }
+        _ = try await Measure.throughput(total: first, concurrency: 8, send)
+        let afterFirst = Measure.peakResidentKiB()
+        _ = try await Measure.throughput(total: total - first, concurrency: 8, send)
+        return (afterFirst, Measure.peakResidentKiB())
+    }
+
+    private static func waitUntilServing(_ raw: RawBaseline) async throws {
         for _ in 0..<100 {
             if (try? await raw.get()) != nil { return }
             try await Task.sleep(for: .milliseconds(50))

@@ -50,8 +50,8 @@ import Testing
     @Test func overlappingCallsReportBusyOnceAndIdleOnlyWhenTheLastEnds() async throws {
         let events = LockedBox<[Bool]>([])
         let behavior: ActivityCounterBehavior = .activityCounter { isBusy in events.withLock { $0.append(isBusy) } }
-        let firstGate = BehaviorFakes.Gate()
-        let secondGate = BehaviorFakes.Gate()
+        let firstGate = Gate()
+        let secondGate = Gate()
         let first = Task {
             try await behavior.intercept(sampleRequest, context: RequestContext(), next: gated(firstGate))
         }
@@ -142,7 +142,7 @@ import Testing
     @Test func copiesOfOneBehaviorShareTheirCount() async throws {
         let behavior = ActivityCounterBehavior()
         let copy = behavior
-        let gate = BehaviorFakes.Gate()
+        let gate = Gate()
         let call = Task { try await behavior.intercept(sampleRequest, context: RequestContext(), next: gated(gate)) }
         await waitUntil { copy.state.count == 1 }
         gate.open()
@@ -218,7 +218,7 @@ private func observedOutcome(_ result: Result<(Data, HTTPURLResponse), any Error
     }
 }
 
-private func gated(_ gate: BehaviorFakes.Gate) -> NextHandler {
+private func gated(_ gate: Gate) -> NextHandler {
     { request in
         await gate.wait()
         return okResponse(request)

@@ -56,31 +56,6 @@ enum BehaviorFakes {
         }
     }
 
-    /// A one-shot barrier: `wait()` suspends until `open()`.
-    final class Gate: Sendable {
-        private let state = LockedBox<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-        func wait() async {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.isOpen { return true }
-                    state.waiters.append(continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        }
-
-        func open() {
-            let waiters = state.withLock { state in
-                state.isOpen = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
-    }
-
     /// A seeded random number generator (SplitMix64), so random test inputs are reproducible.
     struct SeededGenerator: RandomNumberGenerator {
         private var state: UInt64

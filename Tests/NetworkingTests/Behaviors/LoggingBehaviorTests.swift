@@ -188,7 +188,7 @@ import Testing
 
     @Test func aSlowSinkDelaysTheCallButTheCallStillLogsAndCompletes() async throws {
         // Given: a sink that holds the first line until the test opens a gate.
-        let gate = BehaviorFakes.Gate()
+        let gate = Gate()
         let received = AsyncStream<String>.makeStream()
         let lines = LockedBox<[String]>([])
         let slowSink = LogSink { line in

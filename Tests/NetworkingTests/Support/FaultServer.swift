@@ -23,8 +23,7 @@ enum FaultServer {
         behavior: any RequestBehavior = EmptyBehavior(),
         timeout: Duration = .seconds(30)
     ) async throws -> NetworkClient {
-        NetworkClient(
-            configuration: .init(baseURL: try await url(), transport: transport, behavior: behavior, timeout: timeout))
+        loopbackClient(try await url(), transport: transport, behavior: behavior, timeout: timeout)
     }
 
     /// What the server recorded for `key`.
@@ -82,6 +81,13 @@ enum FaultServer {
         }
         throw FaultServerError("fault_server.py did not report a port within 15 s")
     }
+}
+
+/// A client for a loopback test server at `baseURL`, on a real URLSession transport.
+func loopbackClient(
+    _ baseURL: URL, transport: URLSessionTransport, behavior: any RequestBehavior, timeout: Duration
+) -> NetworkClient {
+    NetworkClient(configuration: .init(baseURL: baseURL, transport: transport, behavior: behavior, timeout: timeout))
 }
 
 struct FaultServerError: Error, CustomStringConvertible {

@@ -25,8 +25,7 @@ enum HTTPBin {
         behavior: any RequestBehavior = EmptyBehavior(),
         timeout: Duration = .seconds(30)
     ) async throws -> NetworkClient {
-        NetworkClient(
-            configuration: .init(baseURL: try await url(), transport: transport, behavior: behavior, timeout: timeout))
+        loopbackClient(try await url(), transport: transport, behavior: behavior, timeout: timeout)
     }
 
     private static func locate() async throws -> URL {

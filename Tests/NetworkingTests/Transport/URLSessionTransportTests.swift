@@ -8,13 +8,7 @@ import Testing
 
 /// The URLSession transport against a real loopback server; every test checks what the server saw.
 @Suite struct URLSessionTransportTests {
-    struct Echo: Decodable, Sendable {
-        let method: String
-        let path: String
-        let query: [String: String]
-        let headers: [String: String]
-        let body: String
-    }
+    typealias Echo = FaultEcho
 
     @Test func getRoundTrip() async throws {
         let key = FaultServer.newKey("get")

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Part 4: peak resident memory after 1k and after 20k end-to-end requests, for Foundation alone and for the
+/// client with the full chain, each measured in a fresh process (peak RSS is a high-water mark of the whole
+/// process) started from this executable with `--memory-phase SIDE FIRST TOTAL`.
+struct MemoryBenchmark {
+    struct Side {
+        let name: String
+        let afterFirst: Int
+        let afterTotal: Int
+        let requests: Int
+        var growth: Double { Double(afterTotal - afterFirst) / Double(afterFirst) * 100 }
+    }
+
+    let first: Int
+    let total: Int
+
+    func run() throws -> [Side] {
+        try ["raw", "client"].map { side in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = ["--memory-phase", side, "\(first)", "\(total)"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let numbers = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            guard process.terminationStatus == 0, numbers.count == 2 else {
+                throw BenchmarkError("the memory phase for \(side) failed: \(output)")
+            }
+            return Side(name: side, afterFirst: numbers[0], afterTotal: numbers[1], requests: total)
+        }
+    }
+}
