@@ -27,7 +27,7 @@ extension NetworkClient {
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
         // libcurl truncates sub-second timeouts; round up and add a second so the client's own timer fires first.
         let timeout = request.timeout ?? configuration.timeout
-        urlRequest.timeoutInterval = (timeout.seconds.rounded(.up) + 1)
+        urlRequest.timeoutInterval = (timeout.clampedForTimers.seconds.rounded(.up) + 1)
         var seen: Set<String> = []
         for (field, value) in request.headers {
             do {
@@ -77,7 +77,9 @@ extension NetworkClient {
             }
             let remaining = deadline?.remaining()
             let (limit, scope): (Duration, NetworkError.TimeoutScope) =
-                if let remaining, remaining < timeout { (remaining, .call) } else { (timeout, .attempt) }
+                if let remaining, remaining < timeout { (remaining, .call) } else {
+                    (timeout.clampedForTimers, .attempt)
+                }
             let timedOut = { @Sendable in
                 NetworkError(
                     .timedOut(scope), requestName: name,

@@ -12,6 +12,10 @@ enum URLBuilder {
                     throw Refusal("the base URL \(url.displayString) cannot be parsed")
                 }
                 try URLBuilder.check(components)
+                guard components.percentEncodedQuery == nil else {
+                    throw Refusal(
+                        "the base URL \(url.displayString) has a query; paths are appended to it, so it cannot")
+                }
                 var text = url.absoluteString
                 if let fragment = text.firstIndex(of: "#") { text = String(text[..<fragment]) }
                 while text.hasSuffix("/") { text.removeLast() }
@@ -31,6 +35,7 @@ enum URLBuilder {
             }
             let prefix = try base.prepared.get()
             try rejectControlCharacters(in: path, what: "path")
+            try rejectDotSegments(in: path)
             // The base was checked once; appending a path cannot change its scheme, host or port, so one parse of
             // the finished text is all that is left to do.
             var text = prefix + (path.hasPrefix("/") || path.isEmpty ? "" : "/") + escapePath(path)
@@ -81,6 +86,19 @@ enum URLBuilder {
         }
         if let port = components.port, !(1...65535).contains(port) {
             throw Refusal("the port \(port) is out of range 1-65535")
+        }
+    }
+
+    /// Refuses `.` and `..` segments (also percent-encoded): servers and libcurl resolve them, so a relative path
+    /// could climb out of the base URL's path (`../../admin`).
+    static func rejectDotSegments(in path: String) throws(Refusal) {
+        let pathPart = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for segment in pathPart.split(separator: "/") {
+            let decoded = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+            if decoded == "." || decoded == ".." {
+                throw Refusal(
+                    "the path \"\(path)\" has a \"\(segment)\" segment, which would leave the base URL's path")
+            }
         }
     }
 

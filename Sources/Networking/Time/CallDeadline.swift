@@ -19,7 +19,7 @@ public struct CallDeadline: Sendable {
     public init(limit: Duration, clock: any NetworkClock) {
         self.clock = clock
         self.limit = limit
-        self.instant = clock.now() + limit
+        self.instant = clock.now() + limit.clampedForTimers
     }
 
     /// The time left; zero or negative once the deadline has passed.

@@ -41,6 +41,13 @@ public struct SystemClock: NetworkClock {
 }
 
 extension Duration {
+    /// The longest time limit the package arms a timer for: 100 years stands for "no limit" without overflowing
+    /// the arithmetic of clocks and dispatch times.
+    static let longestTimeLimit: Duration = .seconds(100 * 365 * 86_400)
+
+    /// The duration clamped to `0...longestTimeLimit`, safe to add to any clock reading.
+    var clampedForTimers: Duration { min(max(self, .zero), .longestTimeLimit) }
+
     /// The duration in seconds, as a `Double`.
     var seconds: Double {
         let parts = components

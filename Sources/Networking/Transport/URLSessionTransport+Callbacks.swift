@@ -60,6 +60,11 @@ extension URLSessionTransportDelegate {
                     return .refuse(.redirectRefused, "a redirect from https to http was refused")
                 }
                 if target != call.origin { call.credentialsStripped = true }
+                // Foundation already turned a POST into a GET (303, or 301/302): later hops repeat that, bodiless.
+                if request.httpMethod != call.method, !([307, 308].contains(response.statusCode)) {
+                    call.method = request.httpMethod
+                    call.body = nil
+                }
                 return .follow(strip: call.credentialsStripped, method: call.method, body: call.body)
             } ?? .refuse(.other, "the call already finished")
         switch decision {
@@ -134,9 +139,9 @@ extension URLSessionTransportDelegate {
     /// Removes and returns the pending manual redirect of the call carried by `task`, resetting what it received.
     fileprivate func takeManualRedirect(of task: URLSessionTask) -> URLRequest? {
         table.withLock { table in
-            guard let id = table.callOfTask[task.taskIdentifier], let redirect = table.calls[id]?.manualRedirect
+            guard let id = table.callOfTask[ObjectIdentifier(task)], let redirect = table.calls[id]?.manualRedirect
             else { return nil }
-            table.callOfTask[task.taskIdentifier] = nil
+            table.callOfTask[ObjectIdentifier(task)] = nil
             table.calls[id]?.manualRedirect = nil
             table.calls[id]?.data = Data()
             table.calls[id]?.response = nil

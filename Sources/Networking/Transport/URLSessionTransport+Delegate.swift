@@ -35,9 +35,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var challengeRejected = false
         let origin: Origin
         let deadline: DispatchTime?
-        /// The method and body sent, for 307 and 308 redirects, which must repeat both.
-        let method: String?
-        let body: Data?
+        /// The method and body of the hop being sent, for 307 and 308 redirects, which must repeat both. A
+        /// redirect that changes the method (303, or 301/302 after a POST) drops the body.
+        var method: String?
+        var body: Data?
         /// A 307/308 redirect with a body, which this transport follows itself once the task ends.
         var manualRedirect: URLRequest?
     }
@@ -46,7 +47,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// deadline passed: it is set for the earliest deadline and moved only when an earlier one arrives.
     struct Table {
         var calls: [UInt64: Call] = [:]
-        var callOfTask: [Int: UInt64] = [:]
+        /// Keyed by the task object: task identifiers are only unique within one session, and the transport has two.
+        var callOfTask: [ObjectIdentifier: UInt64] = [:]
         var nextID: UInt64 = 0
         var timer: (any DispatchSourceTimer)?
         var timerFiresAt: DispatchTime?
@@ -140,7 +142,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         table.withLock { table in
             guard table.calls[call] != nil else { return false }
             table.calls[call]?.task = task
-            table.callOfTask[task.taskIdentifier] = call
+            table.callOfTask[ObjectIdentifier(task)] = call
             return true
         }
     }
@@ -155,7 +157,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
                 return (nil, nil)
             }
             table.calls[call] = nil
-            if let task = entry.task { table.callOfTask[task.taskIdentifier] = nil }
+            if let task = entry.task { table.callOfTask[ObjectIdentifier(task)] = nil }
             return (continuation, entry.task)
         }
         continuation?.resume(with: outcome)
@@ -167,7 +169,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Runs `body` on the call carried by `task`, if it is still in flight.
     func withCall<T>(of task: URLSessionTask, _ body: (inout Call, UInt64) -> T) -> T? {
         table.withLock { table in
-            guard let id = table.callOfTask[task.taskIdentifier], table.calls[id] != nil else { return nil }
+            guard let id = table.callOfTask[ObjectIdentifier(task)], table.calls[id] != nil else { return nil }
             return body(&table.calls[id]!, id)
         }
     }

@@ -114,8 +114,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Returns: The body and response head, for any status code.
     /// - Throws: ``TimeLimitExceeded``, `CancellationError` or ``TransportError``.
     public func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
-        let nanoseconds =
-            max(0, timeLimit.components.seconds) * 1_000_000_000 + timeLimit.components.attoseconds / 1_000_000_000
+        let limit = timeLimit.clampedForTimers
+        let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
         return try await send(request, deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))
     }
 

@@ -85,6 +85,44 @@ import Testing
         #expect(transport.requestCount == 0)
     }
 
+    @Test(arguments: ["../admin", "a/../../b", "%2e%2e/x", "%2E%2e/x", "./x", "a/%2E/b", "/v2/.."])
+    func dotSegmentsThatWouldLeaveTheBasePathAreRefused(path: String) async throws {
+        let transport = answering()
+        let error = try #require(
+            await expectNetworkError {
+                try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
+            })
+        #expect(error.kind == .invalidRequest)
+        #expect(error.message.contains("segment"))
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test(arguments: ["a..b", "...", ".well-known/x", "v1.2/items"])
+    func dotsInsideSegmentsAreFine(path: String) async throws {
+        let transport = answering()
+        try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
+        #expect(transport.requestCount == 1)
+    }
+
+    @Test func aBaseURLWithAQueryIsRefused() async throws {
+        let transport = answering()
+        let client = NetworkClient(
+            configuration: .init(
+                baseURL: URL(string: "https://api.test/v1?key=abc")!, transport: transport, clock: SystemClock()))
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
+        #expect(error.kind == .invalidRequest)
+        #expect(error.message.contains("query"))
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test func anEnormousTimeoutOnAPlainTransportNeverOverflows() async throws {
+        let transport = answering()
+        let client = makeClient(transport: transport, timeout: .seconds(Int64.max), deadline: .seconds(Int64.max))
+        try await client.send(NetworkRequest<Void>(path: "/x"))
+        #expect(transport.requestCount == 1)
+    }
+
     @Test func aBehaviorThatInjectsCRLFIsStoppedBeforeTheTransport() async throws {
         struct Injector: RequestBehavior {
             func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {

@@ -179,4 +179,62 @@ import Testing
         #expect(error?.kind == .transport(.cannotConnect))
         #expect(error?.transportError?.requestWasNotSent == true)
     }
+
+    @Test func overlappingGETAndPOSTEachGetTheirOwnResponse() async throws {
+        // GETs and POSTs travel on two sessions whose task identifiers both start at 1: a fresh transport makes
+        // them collide at once if calls were found by identifier.
+        let client = try await FaultServer.client(transport: URLSessionTransport())
+        let key = FaultServer.newKey("overlap")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let slow = try await client.send(
+                        NetworkRequest<[String: Int]>(
+                            path: "/delay-ms/\(100 + index * 20)", query: [URLQueryItem(name: "key", value: key)]))
+                    #expect(slow == ["delayed_ms": 100 + index * 20])
+                }
+                group.addTask {
+                    let echo = try await client.send(
+                        NetworkRequest<Echo>(
+                            .post, path: "/echo", query: [URLQueryItem(name: "key", value: key)],
+                            body: .json(["n": index])))
+                    #expect(echo.method == "POST")
+                    #expect(echo.body == #"{"n":\#(index)}"#)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await FaultServer.hits(key).count == 16)
+    }
+
+    @Test func aPOSTTurnedIntoGETBy303IsNotResentAsPOSTByALater307() async throws {
+        let key = FaultServer.newKey("303-then-307")
+        let client = try await FaultServer.client()
+        let inner = "/redirect-to?status=307&url=/echo?key=\(key)"
+        let echo = try await client.send(
+            NetworkRequest<Echo>(
+                .post, path: "/redirect-to",
+                query: [
+                    URLQueryItem(name: "key", value: key), URLQueryItem(name: "status", value: "303"),
+                    URLQueryItem(name: "url", value: inner),
+                ],
+                body: .json(["secret": "body"])))
+        #expect(echo.method == "GET")
+        #expect(echo.body == "")
+        let hits = try await FaultServer.hits(key)
+        #expect(hits.requests.map(\.method) == ["POST", "GET"])
+    }
+
+    @Test func anEnormousTimeLimitMeansNoLimitAndNeverOverflows() async throws {
+        let transport = URLSessionTransport()
+        let client = NetworkClient(
+            configuration: .init(
+                baseURL: try await FaultServer.url(), transport: transport, timeout: .seconds(Int64.max / 2),
+                deadline: .seconds(Int64.max)))
+        let ok = try await client.send(NetworkRequest<[String: Bool]>(path: "/ok"))
+        #expect(ok == ["ok": true])
+        let direct = try await transport.send(
+            URLRequest(url: try await FaultServer.url().appendingPathComponent("ok")), timeLimit: .seconds(Int64.max))
+        #expect(direct.1.statusCode == 200)
+    }
 }
