@@ -339,6 +339,16 @@ class FaultHandler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):
         pass
 
+    def end_headers(self):
+        # RFC 9112 §9.6: a server answering a request that asked to close says so, or the client may pool the
+        # connection and reuse it as it dies (nginx does this; BaseHTTPRequestHandler does not).
+        if (self.headers.get("Connection") or "").lower() == "close" and not self._closes_announced():
+            self.send_header("Connection", "close")
+        super().end_headers()
+
+    def _closes_announced(self):
+        return any(line.lower().startswith(b"connection:") for line in getattr(self, "_headers_buffer", []))
+
     def __getattr__(self, name):
         if name.startswith("do_"):  # accept every method, including odd ones
             return self.dispatch

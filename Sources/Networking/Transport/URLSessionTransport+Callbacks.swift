@@ -42,11 +42,13 @@ extension URLSessionTransportDelegate {
         }
         let target = Origin(location ?? request.url)
         let previous = Origin(response.url ?? task.currentRequest?.url)
+        beginRedirectDecision(task)
+        defer { endRedirectDecision(task) }
         enum Decision {
             case follow(strip: Bool, method: String?, body: Data?)
             case refuse(TransportError.Code, String)
         }
-        let decision: Decision =
+        let decision: Decision? =
             withCall(of: task) { call, _ in
                 call.redirects += 1
                 if call.redirects > maximumRedirects {
@@ -66,11 +68,15 @@ extension URLSessionTransportDelegate {
                     call.body = nil
                 }
                 return .follow(strip: call.credentialsStripped, method: call.method, body: call.body)
-            } ?? .refuse(.other, "the call already finished")
+            }
+        // The call already ended (cancelled, or out of time) and its task is being cancelled: answering now could
+        // reach Foundation after the cancel, which it traps on. The task ends as cancelled without an answer.
+        guard let decision else { return }
         switch decision {
         case .refuse(let code, let message):
-            fail(task, code, message)
+            // Answer first: the cancel that `fail` issues then reaches Foundation after the answer.
             completionHandler(nil)
+            fail(task, code, message)
         case .follow(let strip, let method, let body):
             var next = request
             if strip {

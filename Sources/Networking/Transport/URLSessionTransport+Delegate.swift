@@ -52,6 +52,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var nextID: UInt64 = 0
         var timer: (any DispatchSourceTimer)?
         var timerFiresAt: DispatchTime?
+        /// Tasks whose redirect decision is being made, and cancels held back until it is answered: Foundation traps
+        /// when a task is cancelled between asking for a redirect decision and receiving it.
+        var redirectsInProgress: Set<ObjectIdentifier> = []
+        var deferredCancels: [ObjectIdentifier: URLSessionTask] = [:]
     }
 
     /// Headers that must not follow a redirect to another origin.
@@ -59,6 +63,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     /// The queue that creates, resumes and cancels tasks, off Swift's cooperative threads.
     let queue = DispatchQueue(label: "Networking.URLSessionTransport.tasks")
+    /// The queue of the deadline timer: apart from `queue`, whose calls into Foundation can block under load.
+    private let timerQueue = DispatchQueue(label: "Networking.URLSessionTransport.deadlines")
     let maximumBodySize: Int
     let maximumRedirects: Int
     let table = LockedBox(Table())
@@ -85,7 +91,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private func armTimer(_ table: inout Table, for deadline: DispatchTime) {
         if let firesAt = table.timerFiresAt, firesAt <= deadline { return }
         if table.timer == nil {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let timer = DispatchSource.makeTimerSource(queue: timerQueue)
             timer.setEventHandler { [weak self] in self?.expireCalls() }
             timer.resume()
             table.timer = timer
@@ -157,13 +163,34 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
                 return (nil, nil)
             }
             table.calls[call] = nil
-            if let task = entry.task { table.callOfTask[ObjectIdentifier(task)] = nil }
-            return (continuation, entry.task)
+            guard let task = entry.task else { return (continuation, nil) }
+            let key = ObjectIdentifier(task)
+            table.callOfTask[key] = nil
+            guard case .failure = outcome else { return (continuation, nil) }
+            if table.redirectsInProgress.contains(key) {
+                table.deferredCancels[key] = task
+                return (continuation, nil)
+            }
+            return (continuation, task)
         }
         continuation?.resume(with: outcome)
-        if let task, case .failure = outcome {
+        if let task {
             queue.async { task.cancel() }
         }
+    }
+
+    /// Marks the start of a redirect decision for `task`: cancels wait until ``endRedirectDecision(_:)``.
+    func beginRedirectDecision(_ task: URLSessionTask) {
+        table.withLock { _ = $0.redirectsInProgress.insert(ObjectIdentifier(task)) }
+    }
+
+    /// Marks the end of a redirect decision (after its completion handler was called); runs a held-back cancel.
+    func endRedirectDecision(_ task: URLSessionTask) {
+        let deferred = table.withLock { table -> URLSessionTask? in
+            table.redirectsInProgress.remove(ObjectIdentifier(task))
+            return table.deferredCancels.removeValue(forKey: ObjectIdentifier(task))
+        }
+        if let deferred { queue.async { deferred.cancel() } }
     }
 
     /// Runs `body` on the call carried by `task`, if it is still in flight.

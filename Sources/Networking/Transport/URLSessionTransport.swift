@@ -31,7 +31,9 @@ public final class URLSessionTransport: HTTPTransport {
         /// Default: `false`. On Linux, libcurl re-sends a request whose pooled connection the server just closed,
         /// and for a `POST` it sends the headers without the body (a truncated request the server may act on),
         /// then spins until the timeout. With `false`, such requests go on a fresh connection each time
-        /// (`Connection: close`), at the cost of one connection set-up per request.
+        /// (`Connection: close`), at the cost of one connection set-up per request. This relies on the server
+        /// answering `Connection: close` as RFC 9112 §9.6 asks (nginx does); a server that closes without saying so
+        /// lets libcurl pool the connection, and concurrent requests can still meet it as it dies.
         public var reusesConnectionsForNonIdempotentRequests: Bool
 
         /// The default body limit: 32 MiB.

@@ -110,7 +110,9 @@ extension RealServerTests {
                 "StressTests: \(Self.callCount) races in \(elapsed) (typical call \(typical)): \(completed) completed, \(cancelled) cancelled"
             )
             #expect(completed + cancelled == Self.callCount)
-            #expect(completed > 0 && cancelled > 0, "the race never went both ways: typical call \(typical)")
+            // How many complete depends on the machine's speed (all were cancelled in one loaded run); the calls
+            // cancelled at once (every 31st) always end cancelled.
+            #expect(cancelled > 0, "no call was cancelled: typical call \(typical)")
             #expect(other.isEmpty, "unexpected outcomes: \(other.prefix(5))")
             // Exactly one outcome per call reached the outermost behavior, and the counter is back to zero. A call
             // cancelled in the instant its response arrived may look successful to the chain yet throw
