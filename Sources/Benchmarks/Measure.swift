@@ -21,7 +21,7 @@ enum Measure {
             }
             try await group.waitForAll()
         }
-        return Double(perTask * concurrency) / (ContinuousClock.now - start).secondsValue
+        return Double(perTask * concurrency) / (ContinuousClock.now - start).seconds
     }
 
     /// The median of `values`.
@@ -53,7 +53,4 @@ extension Duration {
     var nanoseconds: Double {
         Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
     }
-
-    /// The duration in seconds.
-    var secondsValue: Double { nanoseconds / 1e9 }
 }

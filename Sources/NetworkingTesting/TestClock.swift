@@ -47,7 +47,7 @@ public final class TestClock: NetworkClock {
 
     /// `startDate` plus the virtual time elapsed.
     public func date() -> Date {
-        startDate.addingTimeInterval(now().secondsValue)
+        startDate.addingTimeInterval(now().seconds)
     }
 
     /// Every sleep requested so far, in order.
@@ -103,11 +103,5 @@ public final class TestClock: NetworkClock {
         while pendingSleepCount < count {
             await Task.yield()
         }
-    }
-}
-
-extension Duration {
-    fileprivate var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -120,18 +120,18 @@ extension NetworkClient {
     static func transportFailure(_ error: any Error, name: String, request: URLRequest) -> any Error {
         if error is CancellationError || error is NetworkError { return error }
         let transportError: TransportError
-        var underlying: any Error = error
         if let known = error as? TransportError {
             transportError = known
         } else if let urlError = error as? URLError {
             guard let mapped = TransportError(urlError) else { return CancellationError() }
             transportError = mapped
-            underlying = mapped
         } else {
-            transportError = TransportError(.other, "\(error)")
+            // The transport's own error (a missing fixture, a mock's scripted failure) speaks for itself.
+            return NetworkError(
+                .transport(.other), requestName: name, message: "\(error)", request: request, underlyingError: error)
         }
         return NetworkError(
             .transport(transportError.code), requestName: name, message: transportError.description, request: request,
-            underlyingError: underlying)
+            underlyingError: transportError)
     }
 }

@@ -48,8 +48,8 @@ extension Duration {
     /// The duration clamped to `0...longestTimeLimit`, safe to add to any clock reading.
     var clampedForTimers: Duration { min(max(self, .zero), .longestTimeLimit) }
 
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
+    /// The duration in seconds, as a `Double` (for every target of the package: tests, test clock, benchmarks).
+    package var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }

@@ -27,7 +27,7 @@ import Testing
         #expect(unmatched.stubs == ["GET /users/1", "POST /users?dry=1"])
         #expect(error?.kind == .transport(.other))
         #expect(
-            error?.message == "other: no stub for GET /v1/users/7?page=2; stubs: GET /users/1, POST /users?dry=1")
+            error?.message == "no stub for GET /v1/users/7?page=2; stubs: GET /users/1, POST /users?dry=1")
         #expect(mock.requestCount == 1)
     }
 
