@@ -1,0 +1,54 @@
+// swift-format-ignore-file
+import Foundation
+import Networking
+import Testing
+
+// The usage example of README.md, verbatim (indentation and imports aside), so the compiler checks it; the suite
+// below checks that README.md still shows exactly this code.
+
+struct Profile: Codable, Sendable { let id: Int; let name: String }
+
+// One client for the whole app, built once at start-up with the behaviors every call needs.
+enum SharedNetworkClient {
+    static let tokens = InMemoryTokenStore()
+    static let main = NetworkClient(
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
+    )
+}
+
+func profileExamples() async throws {
+    // Requests are values: what to send, and what comes back.
+    let profile = try await SharedNetworkClient.main.send(NetworkRequest<Profile>(path: "/profiles/42"))
+
+    // A per-request behavior at the call site runs inside the client-wide ones.
+    let created = try await SharedNetworkClient.main.send(
+        NetworkRequest<Profile>(.post, path: "/profiles", body: .json(Profile(id: 0, name: "Ada"))),
+        behavior: .idempotencyKey()
+    )
+    print(profile.name, created.id)
+}
+
+@Suite struct ReadmeSamplesTests {
+    @Test func theUsageExampleInReadmeIsCompiledHere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let usage = try #require(
+            readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let sample = PluginsSamplesTests.normalized(Substring(usage)).filter { !$0.hasPrefix("import ") }
+        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        #expect(sample.count > 15)
+        let found = here.indices.contains { start in
+            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
+        }
+        #expect(found, "README.md's usage example is not the code compiled here")
+    }
+
+    @Test func theSharedClientIsBuiltWithTheFourClientWideBehaviors() throws {
+        let behavior = try #require(SharedNetworkClient.main.configuration.behavior as? CombinedBehavior)
+        #expect(behavior.behaviors.count == 4)
+        #expect(behavior.behaviors.last is AuthorizationBehavior)
+        #expect(SharedNetworkClient.main.configuration.baseURL?.host == "api.example.com")
+    }
+}
