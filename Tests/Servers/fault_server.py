@@ -52,6 +52,20 @@ Socket faults
     /no-length-close               body framed by EOF (Connection: close)
     /keepalive-close               keep-alive response, then drop the socket
     /gzip                          gzip-encoded {"gzipped": true}
+    /gzip-bomb                     Content-Encoding: gzip, ~64 KB on the wire that
+                                   inflate to 64 MiB of zeros (built at start)
+    /informational?code=C&count=N  N raw "C" interim responses (103 with a Link
+                                   header, or 100 Continue), then a 200 JSON
+    /malformed-header?kind=K       raw 200 with a 10-byte JSON body and a broken
+                                   header, then close: no-colon, empty-name,
+                                   two-lengths (5, then 10), two-lengths-last-shorter
+                                   (10, then 5)
+TLS (self-signed certificate made with the openssl command at start)
+    /__tls                         on the plain listener: {"port": P, "connections":
+                                   N, "handshakes": {"ok": A, "failed": B}}, or 503
+                                   with the reason when there is no TLS listener;
+                                   waits up to 10 s for the listener to come up
+    https://127.0.0.1:P/...        the same routes, once a client trusts the cert
 
 Every stall is capped at MAX_STALL_MS so handler threads always finish.
 """
@@ -65,9 +79,13 @@ import re
 import signal
 import socket
 import socketserver
+import ssl
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -121,6 +139,14 @@ def health(h):
 @route(r"/__hits")
 def hits(h):
     h.reply_json(200, HITS.snapshot(h.query.get("key", "")))
+
+@route(r"/__tls")
+def tls_info(h):
+    if not TLS.ready.wait(10):
+        return h.reply_json(503, {"error": "TLS listener not up within 10 s"})
+    if TLS.error:
+        return h.reply_json(503, {"error": TLS.error})
+    h.reply_json(200, TLS.snapshot())
 
 
 # --------------------------------------------------------------------- normal
@@ -328,6 +354,53 @@ def gzipped(h):
     h.reply(200, body, "application/json", {"Content-Encoding": "gzip"})
 
 
+GZIP_BOMB_SIZE = 64 << 20
+
+
+def make_gzip_bomb():
+    """GZIP_BOMB_SIZE zeros, gzip-compressed a MiB at a time (about 64 KB)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: gzip container
+    zeros = bytes(1 << 20)
+    parts = [deflate.compress(zeros) for _ in range(GZIP_BOMB_SIZE >> 20)]
+    return b"".join(parts) + deflate.flush()
+
+
+GZIP_BOMB = make_gzip_bomb()
+
+@route(r"/gzip-bomb")
+def gzip_bomb(h):
+    h.reply(200, GZIP_BOMB, "application/octet-stream",
+            {"Content-Encoding": "gzip", "X-Inflated-Size": str(GZIP_BOMB_SIZE)})
+
+INTERIM = {100: b"HTTP/1.1 100 Continue\r\n\r\n",
+           103: b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"}
+
+@route(r"/informational")
+def informational(h):
+    code = int(h.query.get("code", "103") or 103)
+    if code not in INTERIM:
+        return h.reply_json(400, {"error": "code must be 100 or 103"})
+    count = max(1, min(int(h.query.get("count", "1") or 1), 10))
+    body = json.dumps({"final": True, "interim": code}).encode()
+    h.raw(INTERIM[code] * count + OK_LINE + b"Content-Type: application/json\r\n"
+          b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+MALFORMED_HEADERS = {
+    "no-colon": b"X-Broken header line without a colon\r\nContent-Length: 10\r\n",
+    "empty-name": b": value with no name\r\nContent-Length: 10\r\n",
+    "two-lengths": b"Content-Length: 5\r\nContent-Length: 10\r\n",
+    "two-lengths-last-shorter": b"Content-Length: 10\r\nContent-Length: 5\r\n",
+}
+
+@route(r"/malformed-header")
+def malformed_header(h):
+    kind = h.query.get("kind", "")
+    if kind not in MALFORMED_HEADERS:
+        return h.reply_json(400, {"error": "kind must be one of " + ", ".join(MALFORMED_HEADERS)})
+    h.raw_then_close(OK_LINE + b"Content-Type: application/json\r\n" + MALFORMED_HEADERS[kind]
+                     + b'Connection: close\r\n\r\n{"a": 123}')  # a 10-byte body
+
+
 # -------------------------------------------------------------------- handler
 
 class FaultHandler(BaseHTTPRequestHandler):
@@ -496,6 +569,83 @@ class FaultServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+class TLSState:
+    """The TLS listener's port and what it saw: every accepted connection, then how its handshake ended."""
+
+    def __init__(self):
+        self.ready = threading.Event()
+        self.error = None
+        self.port = None
+        self._lock = threading.Lock()
+        self._counts = {"connections": 0, "ok": 0, "failed": 0}
+
+    def count(self, name):
+        with self._lock:
+            self._counts[name] += 1
+
+    def snapshot(self):
+        with self._lock:
+            c = dict(self._counts)
+        return {"port": self.port, "connections": c["connections"],
+                "handshakes": {"ok": c["ok"], "failed": c["failed"]}}
+
+
+TLS = TLSState()
+
+
+class TLSFaultHandler(FaultHandler):
+    """FaultHandler on a TLS socket, which cannot peek: /stall-before-read degrades to /stall here."""
+
+    def handle(self):
+        BaseHTTPRequestHandler.handle(self)
+
+
+class TLSFaultServer(FaultServer):
+    """The fault server behind TLS. The handshake runs on the connection's own thread, after it is counted."""
+
+    ssl_context = None
+
+    def finish_request(self, request, client_address):
+        TLS.count("connections")
+        request.settimeout(10)
+        try:
+            tls_socket = self.ssl_context.wrap_socket(request, server_side=True)
+        except (ssl.SSLError, OSError):
+            TLS.count("failed")
+            return
+        TLS.count("ok")
+        tls_socket.settimeout(None)
+        try:
+            super().finish_request(tls_socket, client_address)
+        finally:
+            try:
+                tls_socket.close()
+            except OSError:
+                pass
+
+
+def start_tls(host, hosts):
+    """A self-signed certificate for 127.0.0.1 from the openssl command, then a TLS listener on a free port."""
+    try:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        with tempfile.TemporaryDirectory(prefix="fault-tls-") as workdir:
+            cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                            "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+                           check=True, capture_output=True, timeout=30)
+            context.load_cert_chain(cert, key)
+        server = TLSFaultServer((host, 0), TLSFaultHandler)
+        server.ssl_context = context
+        server.all_hosts = tuple(hosts)
+        TLS.port = server.server_port
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    except (OSError, subprocess.SubprocessError, ssl.SSLError) as error:
+        TLS.error = f"no TLS listener: {error}"
+    finally:
+        TLS.ready.set()
+
+
 def bind_all(hosts, port):
     """Bind every host on one port; with port 0 retry on collisions."""
     attempts = 20 if port == 0 else 1
@@ -549,6 +699,7 @@ def main():
     for server in servers:
         server.all_hosts = tuple(hosts)
         threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=start_tls, args=(hosts[0], hosts), daemon=True).start()
     write_port_file(args.port_file, servers[0].server_port)
     while True:
         time.sleep(0.5)

@@ -1,0 +1,177 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension RealServerTests {
+    /// Decompression bombs, 1xx interim responses, malformed headers and an untrusted TLS certificate
+    /// (reliability.md F24, F36, F27, F32): each ends in a typed outcome, and the server saw exactly what it should.
+    @Suite struct FaultExtraTests {
+        // MARK: F24: decompression bomb
+
+        /// The body limits tried against `/gzip-bomb`: 1 MiB and the default 32 MiB, both far above the 64 KB the
+        /// bomb takes on the wire and far below the 64 MiB it inflates to.
+        static let bodyLimits = [1 << 20, URLSessionTransport.Configuration.defaultMaximumResponseBodySize]
+
+        @Test(arguments: bodyLimits)
+        func gzipBombIsCutAtTheLimitCountedInInflatedBytes(limit: Int) async throws {
+            // libcurl asks for gzip and inflates it; the limit applies to what it inflates, not to the 64 KB sent.
+            let key = FaultServer.newKey("gzip-bomb")
+            let counter = AttemptCounter()
+            let client = try await FaultServer.client(
+                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: limit)),
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
+            let start = ContinuousClock.now
+            let error = await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(path: "/gzip-bomb", query: Faults.query(key), timeout: .seconds(20)))
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(error?.kind == .transport(.responseTooLarge), "got \(String(describing: error))")
+            #expect(error?.transportError?.message.contains("limit of \(limit) bytes") == true)
+            #expect(error?.body == nil)
+            // Inflating 32 MiB of zeros takes about 0.1 s here; 10 s only catches a transport reading all 64 MiB
+            // slowly or hanging.
+            #expect(elapsed < .seconds(10), "took \(elapsed)")
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 1)  // responseTooLarge is never retried
+            #expect(counter.sent == 1)
+            #expect(hits.requests.first?.headers["accept-encoding"]?.contains("gzip") == true)
+        }
+
+        // MARK: F36: 1xx before the final response
+
+        struct Final: Decodable, Sendable, Equatable {
+            let final: Bool
+            let interim: Int
+        }
+
+        @Test(arguments: [(103, 1), (100, 1), (103, 3)])
+        func interimResponsesAreNeverTheFinalOne(code: Int, count: Int) async throws {
+            // "HTTP/1.1 103 Early Hints" (with a Link header) or "100 Continue", `count` times, then a 200.
+            let key = FaultServer.newKey("interim")
+            let client = try await FaultServer.client()
+            let response = try await client.response(
+                for: NetworkRequest<Final>(
+                    path: "/informational", query: Faults.query(key, ["code": "\(code)", "count": "\(count)"]),
+                    timeout: .seconds(5)))
+            #expect(response.httpResponse.statusCode == 200)
+            #expect(response.value == Final(final: true, interim: code))
+            // The interim response's headers do not leak into the final one.
+            #expect(response.httpResponse.value(forHTTPHeaderField: "Link") == nil)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test func unaskedForContinueBeforeAPOSTAnswerIsSkipped() async throws {
+            // The server reads the whole POST, then answers "100 Continue" and the 200: the body went once, whole.
+            let key = FaultServer.newKey("interim-post")
+            let client = try await FaultServer.client()
+            let value = try await client.send(
+                NetworkRequest<Final>(
+                    .post, path: "/informational", query: Faults.query(key, ["code": "100"]),
+                    body: .data(Data("payload".utf8), contentType: "text/plain"), timeout: .seconds(5)))
+            #expect(value == Final(final: true, interim: 100))
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 1)
+            #expect(hits.requests.map(\.body) == ["payload"])
+        }
+
+        // MARK: F27: malformed headers
+
+        @Test(arguments: [
+            ("no-colon", "Header without colon"),  // libcurl rejects the line itself
+            ("empty-name", "Failed writing header"),  // libcurl passes ": value" on; Foundation's parser refuses it
+        ])
+        func malformedHeaderLineIsATransportErrorSentOnce(kind: String, message: String) async throws {
+            let key = FaultServer.newKey("malformed")
+            let counter = AttemptCounter()
+            let client = try await FaultServer.client(
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
+            let error = await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(
+                        path: "/malformed-header", query: Faults.query(key, ["kind": kind]), timeout: .seconds(5)))
+            }
+            // Linux reports both as URLError -1, which the default policy does not retry (F13, L8).
+            #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
+            #expect(error?.transportError?.urlErrorCode == -1)
+            #expect(error?.transportError?.message.contains(message) == true, "got \(String(describing: error))")
+            #expect(error?.response == nil)
+            #expect(try await FaultServer.hits(key).count == 1)
+            #expect(counter.sent == 1)
+        }
+
+        @Test func twoContentLengthsWhoseLastMatchesTheBodyAreReadAsTheLast() async throws {
+            // "Content-Length: 5" then "Content-Length: 10", 10 bytes sent, connection closed: libcurl is lenient
+            // and frames by the last value, so the whole body arrives; the header keeps both values.
+            let key = FaultServer.newKey("two-lengths")
+            let client = try await FaultServer.client()
+            let response = try await client.response(
+                for: NetworkRequest<Data>(
+                    path: "/malformed-header", query: Faults.query(key, ["kind": "two-lengths"]),
+                    timeout: .seconds(5)))
+            #expect(response.httpResponse.statusCode == 200)
+            #expect(String(decoding: response.value, as: UTF8.self) == #"{"a": 123}"#)
+            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Length") == "5, 10")
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        // MARK: F32: untrusted TLS certificate
+
+        /// What the fault server's TLS listener has seen (`/__tls`).
+        struct TLSStats: Decodable, Sendable {
+            struct Handshakes: Decodable, Sendable {
+                let ok: Int
+                let failed: Int
+            }
+            let port: Int
+            let connections: Int
+            let handshakes: Handshakes
+        }
+
+        static func tlsStats() async throws -> TLSStats {
+            try await NetworkClient(baseURL: try await FaultServer.url()).send(NetworkRequest<TLSStats>(path: "/__tls"))
+        }
+
+        @Test func selfSignedCertificateFailsOnceAndIsNeverRetried() async throws {
+            // The listener counts connections, not requests: a failed handshake never gets to one. RealServerTests
+            // run one at a time and nothing else uses the TLS port, so the difference is this test's alone.
+            let before = try await Self.tlsStats()
+            let key = FaultServer.newKey("tls")
+            let counter = AttemptCounter()
+            let client = loopbackClient(
+                URL(string: "https://127.0.0.1:\(before.port)")!, transport: URLSessionTransport(),
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
+            }
+            #if canImport(FoundationNetworking)
+                // Linux: URLError -1 (L8), not secureConnectionFailed; still not retryable.
+                #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
+                #expect(error?.transportError?.urlErrorCode == -1)
+                #expect(
+                    error?.transportError?.message.contains("SSL certificate problem: self-signed certificate") == true,
+                    "got \(String(describing: error))")
+            #else
+                #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
+            #endif
+            #expect(error?.response == nil)
+            #expect(counter.sent == 1)
+            // The server thread notes the failed handshake just after the client gives up: wait for it (bounded).
+            var after = try await Self.tlsStats()
+            let deadline = ContinuousClock.now + .seconds(5)
+            while after.handshakes.failed == before.handshakes.failed && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+                after = try await Self.tlsStats()
+            }
+            #expect(after.connections - before.connections == 1)
+            #expect(after.handshakes.failed - before.handshakes.failed == 1)
+            #expect(after.handshakes.ok == before.handshakes.ok)
+            #expect(try await FaultServer.hits(key).count == 0)
+        }
+    }
+}
