@@ -11,6 +11,15 @@ extension URLSessionTransportDelegate {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable. libcurl frames by the
+        // last one, which can cut the body short while the call looks successful.
+        if let lengths = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length"),
+            Set(lengths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }).count > 1
+        {
+            fail(dataTask, .other, "the response has conflicting Content-Length values (\(lengths))")
+            completionHandler(.cancel)
+            return
+        }
         let length = response.expectedContentLength
         if length > maximumBodySize {
             fail(dataTask, .responseTooLarge, "Content-Length \(length) exceeds the limit of \(maximumBodySize) bytes")

@@ -105,18 +105,20 @@ extension RealServerTests {
             #expect(counter.sent == 1)
         }
 
-        @Test func twoContentLengthsWhoseLastMatchesTheBodyAreReadAsTheLast() async throws {
-            // "Content-Length: 5" then "Content-Length: 10", 10 bytes sent, connection closed: libcurl is lenient
-            // and frames by the last value, so the whole body arrives; the header keeps both values.
-            let key = FaultServer.newKey("two-lengths")
-            let client = try await FaultServer.client()
-            let response = try await client.response(
-                for: NetworkRequest<Data>(
-                    path: "/malformed-header", query: Faults.query(key, ["kind": "two-lengths"]),
-                    timeout: .seconds(5)))
-            #expect(response.httpResponse.statusCode == 200)
-            #expect(String(decoding: response.value, as: UTF8.self) == #"{"a": 123}"#)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Length") == "5, 10")
+        @Test(arguments: ["two-lengths", "two-lengths-last-shorter"])
+        func conflictingContentLengthsAreATransportErrorNeverATruncatedBody(kind: String) async throws {
+            // "Content-Length: 5" and "Content-Length: 10" in one response: RFC 9112 §6.3 makes the framing
+            // unrecoverable. libcurl frames by the last value, so without the check a 10-then-5 response came back
+            // as a successful 200 with its body cut to 5 bytes.
+            let key = FaultServer.newKey(kind)
+            let client = try await FaultServer.client(behavior: .retry(clock: TestClock()))
+            let error = await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(
+                        path: "/malformed-header", query: Faults.query(key, ["kind": kind]), timeout: .seconds(5)))
+            }
+            #expect(error?.kind == .transport(.other))
+            #expect(error?.message.contains("conflicting Content-Length") == true)
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
