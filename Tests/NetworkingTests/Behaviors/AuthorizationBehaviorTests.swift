@@ -102,19 +102,12 @@ import Testing
     @Test func aStoreThatThrowsFailsTheCallAsABehaviorErrorAndSendsNothing() async throws {
         // Given
         let behavior = AuthorizationBehavior(store: ClosureTokenStore { throw TestError("keychain locked") })
-        let sends = LockedBox(0)
         // When: run through a chain, which names the failing behavior as the client does.
-        let error = await expectNetworkError {
-            try await CombinedBehavior([behavior]).intercept(BehaviorFakes.request, context: RequestContext()) {
-                request in
-                sends.withLock { $0 += 1 }
-                return BehaviorFakes.response(to: request)
-            }
-        }
+        let (error, sends) = await BehaviorFakes.failureInChain(behavior)
         // Then
         #expect(error?.kind == .behavior("AuthorizationBehavior"))
         #expect(error?.underlyingError as? TestError == TestError("keychain locked"))
-        #expect(sends.current == 0)
+        #expect(sends == 0)
         // And alone, the behavior lets the store's own error out.
         await #expect(throws: TestError("keychain locked")) {
             try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import Testing
 import NetworkingTesting
 
 #if canImport(FoundationNetworking)
@@ -54,6 +55,21 @@ enum BehaviorFakes {
             }
             continuation?.resume()
         }
+    }
+
+    /// Runs `behavior` in a one-behavior chain (which names a failing behavior as the client does) over a fake
+    /// transport; returns the error the chain threw and how many requests reached the fake transport.
+    static func failureInChain(
+        _ behavior: any RequestBehavior, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (error: NetworkError?, sends: Int) {
+        let sends = LockedBox(0)
+        let error = await expectNetworkError(sourceLocation: sourceLocation) {
+            try await CombinedBehavior([behavior]).intercept(request, context: RequestContext()) { request in
+                sends.withLock { $0 += 1 }
+                return response(to: request)
+            }
+        }
+        return (error, sends.current)
     }
 
     /// A seeded random number generator (SplitMix64), so random test inputs are reproducible.

@@ -55,17 +55,10 @@ import Testing
 
     @Test func aThrowingClosureFailsTheCallAsABehaviorErrorAndSendsNothing() async throws {
         let behavior = RequestModifierBehavior { _ in throw TestError("no signing key") }
-        let sends = LockedBox(0)
-        let error = await expectNetworkError {
-            try await CombinedBehavior([behavior]).intercept(BehaviorFakes.request, context: RequestContext()) {
-                request in
-                sends.withLock { $0 += 1 }
-                return BehaviorFakes.response(to: request)
-            }
-        }
+        let (error, sends) = await BehaviorFakes.failureInChain(behavior)
         #expect(error?.kind == .behavior("RequestModifierBehavior"))
         #expect(error?.underlyingError as? TestError == TestError("no signing key"))
-        #expect(sends.current == 0)
+        #expect(sends == 0)
     }
 
     @Test func theClosureMayDeliberatelyReplaceAHeaderTheRequestSetItself() async throws {
