@@ -16,13 +16,8 @@ struct BehaviorChain: Sendable {
         self.behaviors = leaves.filter { !($0 is BehaviorOverride) }
     }
 
-    /// The chain of one call: the client-wide behavior's leaves, edited by the per-request behavior's
-    /// ``BehaviorOverride``s, followed by the per-request behavior's other leaves.
-    init(clientWide: any RequestBehavior, perRequest: any RequestBehavior) {
-        self.init(clientWide: BehaviorChain([clientWide]), perRequest: perRequest)
-    }
-
-    /// The chain of one call from a client-wide chain flattened in advance (a client does it once, at start-up).
+    /// The chain of one call: the client-wide chain (flattened once, when the client is built), edited by the
+    /// per-request behavior's ``BehaviorOverride``s, followed by the per-request behavior's other leaves.
     init(clientWide: BehaviorChain, perRequest: any RequestBehavior) {
         var outer = clientWide.behaviors
         if perRequest is EmptyBehavior {
