@@ -143,7 +143,6 @@ import Testing
         ("7", Duration.seconds(7)),  // seconds
         ("Tue, 14 Nov 2023 22:13:30 GMT", .seconds(10)),  // 10 s after the TestClock's start date
         ("not a number", .milliseconds(250)),  // garbage: back-off
-        ("999999999", .seconds(60)),  // enormous: maximumRetryAfter
         ("-3", .zero),  // negative: at once
     ])
     func retryAfterSetsTheWait(header: String, wait: Duration) async throws {
@@ -152,6 +151,16 @@ import Testing
         _ = try await Self.run(script, clock: clock)
         #expect(clock.sleeps == [wait])
         #expect(script.calls == 2)
+    }
+
+    @Test func retryAfterLongerThanTheMaximumEndsTheCallAtOnceWithTheServersAnswer() async throws {
+        let script = Script([.status(503, headers: ["Retry-After": "86400"]), .ok])
+        let clock = TestClock()
+        let error = await expectNetworkError { try await Self.run(script, clock: clock) }
+        #expect(error?.kind == .unacceptableStatus(503))
+        #expect(error?.body == Data("attempt 1".utf8))
+        #expect(clock.sleeps.isEmpty)
+        #expect(script.calls == 1)
     }
 
     @Test func retryAfterDatesAreReadOnTheInjectedClock() async throws {

@@ -209,14 +209,42 @@ import Testing
         ("-5", 0),  // negative: no wait
         ("Tue, 14 Nov 2023 22:13:30 GMT", 10),  // 10 s after `now`
         ("Tue, 14 Nov 2023 21:13:20 GMT", 0),  // in the past: no wait
-        ("999999999", 60),  // enormous: shortened to maximumRetryAfter
-        ("99999999999999999999999", 60),
-        ("Fri, 31 Dec 9999 23:59:59 GMT", 60),
+        ("60", 60),  // exactly maximumRetryAfter: waited for
         ("soon", 0.25),  // garbage: back-off
         ("", 0.25),
     ])
-    func retryAfterReplacesBackoffAndIsCapped(header: String, seconds: Double) {
+    func retryAfterReplacesBackoff(header: String, seconds: Double) {
         #expect(Self.decide(.status(429, retryAfter: header)) == .retry(after: .seconds(seconds)))
+    }
+
+    @Test(arguments: [
+        ("61", "61.0 s"),
+        ("86400", "86400.0 s"),  // a day
+        ("999999999", "999999999.0 s"),
+        ("Tue, 14 Nov 2023 22:15:20 GMT", "120.0 s"),  // a date two minutes after `now`
+    ])
+    func retryAfterLongerThanThePolicyAcceptsIsNotRetried(header: String, asked: String) {
+        for status in [429, 503] {
+            #expect(
+                Self.decide(.status(status, retryAfter: header))
+                    == .doNotRetry(
+                        reason: "the server asked to wait \(asked) (Retry-After), longer than the policy's "
+                            + "maximumRetryAfter of 60.0 s"))
+        }
+    }
+
+    @Test(arguments: ["99999999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"])
+    func absurdRetryAfterIsNotRetriedAndNeverTraps(header: String) {
+        #expect(!Self.decide(.status(503, retryAfter: header)).retries)
+    }
+
+    @Test func aLargerMaximumRetryAfterWaitsForLongerAnswers() {
+        var policy = RetryPolicy.default
+        policy.maximumRetryAfter = .seconds(90)
+        policy.timeBudget = .seconds(300)
+        let decision = policy.decision(
+            method: .get, outcome: .status(503, retryAfter: "86"), attempt: 1, now: Self.now, random: { 0.5 })
+        #expect(decision == .retry(after: .seconds(86)))
     }
 
     @Test func retryAfterIsReadFromTheErrorsResponseIgnoringLetterCase() {

@@ -127,7 +127,6 @@ extension RealServerTests {
 
         /// Hostile `Retry-After` values and the longest wait each may cause.
         static let hostileRetryAfter: [(String, Duration)] = [
-            ("999999999", RetryPolicy.defaultMaximumRetryAfter),  // capped, neither obeyed nor ignored
             ("-5", .zero),  // negative: at once
             ("Tue, 14 Nov 2023 22:12:20 GMT", RetryPolicy.defaultBaseDelay),  // in the past: at once or back-off
             ("soon", RetryPolicy.defaultBaseDelay),  // garbage: ordinary back-off
@@ -146,6 +145,24 @@ extension RealServerTests {
             #expect(clock.sleeps.count == 1)
             #expect(clock.sleeps.allSatisfy { $0 >= .zero && $0 <= longest }, "slept \(clock.sleeps)")
             #expect(try await FaultServer.hits(key).count == 2)
+        }
+
+        @Test(arguments: ["86400", "999999999"])
+        func retryAfterLongerThanThePolicyWaitsEndsTheCallAtOnceAfterOneHit(value: String) async throws {
+            // Under the default policy and no deadline, a server asking for a day gets its 503 back at once: the
+            // call neither waits nor asks again.
+            let key = FaultServer.newKey("retry-after-absurd")
+            let clock = TestClock()
+            let started = ContinuousClock.now
+            let error = await expectNetworkError {
+                try await client(clock: clock).send(
+                    NetworkRequest<Flaky>(path: "/flaky/1/503", query: Faults.query(key, ["retry_after": value])))
+            }
+            #expect(error?.kind == .unacceptableStatus(503))
+            #expect(error?.response?.value(forHTTPHeaderField: "Retry-After") == value)
+            #expect(clock.sleeps.isEmpty)
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(try await FaultServer.hits(key).count == 1)
         }
 
         @Test func retryAfterBeyondTheTimeBudgetIsNotWaitedFor() async throws {

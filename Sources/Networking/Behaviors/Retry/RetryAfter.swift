@@ -6,8 +6,8 @@ import Foundation
 /// Parsing never fails loudly and never traps, whatever the server sends:
 /// - `120` is 120 seconds; surrounding spaces are ignored;
 /// - a negative number such as `-5` is read as 0 seconds (retry at once): the server clearly means "no wait";
-/// - a number too large for `Int64` saturates at `Int64.max` seconds, which any cap then shortens;
-/// - a date in the past gives a wait of 0; a date in the far future a long wait, which any cap shortens;
+/// - a number too large for `Int64` saturates at `Int64.max` seconds, longer than any policy waits;
+/// - a date in the past gives a wait of 0; a date in the far future a long wait;
 /// - anything else (`soon`, `1.5`, `5s`, an empty value, a malformed or impossible date such as 30 February) is
 ///   not a `Retry-After` value at all: ``init(_:now:)`` returns `nil` and ``RetryPolicy`` falls back to back-off.
 ///

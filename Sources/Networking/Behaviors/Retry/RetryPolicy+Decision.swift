@@ -37,8 +37,10 @@ extension RetryPolicy {
     /// policy's sets; never cancellation, a call deadline, or an invalid request, encoding, decoding or behavior
     /// error); unless the failure proves nothing was sent, the method must be retryable or the request must carry
     /// the idempotency key header; the body must be replayable; an attempt must be left; and the wait must end
-    /// within ``timeBudget``. The wait is the `Retry-After` delay when a retryable status carries a valid one
-    /// (shortened to ``maximumRetryAfter``), otherwise `random() * backoffBound(afterAttempt: attempt)`.
+    /// within ``timeBudget``. The wait is the `Retry-After` delay when a retryable status carries a valid one,
+    /// otherwise `random() * backoffBound(afterAttempt: attempt)`. A `Retry-After` longer than
+    /// ``maximumRetryAfter`` is not waited for at all: the decision is not to retry, so the caller gets the server's
+    /// answer at once.
     ///
     /// - Parameters:
     ///   - method: The request's method.
@@ -90,7 +92,15 @@ extension RetryPolicy {
         }
         let delay: Duration
         if let retryAfter, let asked = RetryAfter(retryAfter, now: now) {
-            delay = min(asked.delay(from: now), max(maximumRetryAfter, .zero))
+            // A server asking for longer than the policy will ever wait gets its answer now: waiting less would
+            // only ask again too early, and waiting that long would hold the caller for minutes.
+            let wait = asked.delay(from: now)
+            guard wait <= max(maximumRetryAfter, .zero) else {
+                return .doNotRetry(
+                    reason: "the server asked to wait \(Self.format(wait)) (Retry-After), longer than the policy's "
+                        + "maximumRetryAfter of \(Self.format(maximumRetryAfter))")
+            }
+            delay = wait
         } else {
             let unit = random()
             let jitter = unit.isNaN ? 0 : min(max(unit, 0), 1)

@@ -9,7 +9,8 @@ import Foundation
 /// - only requests that are safe to send twice are retried: an idempotent method, a request carrying an
 ///   `Idempotency-Key` header, or any request whose failure proves it never left the machine;
 /// - only failures another attempt can fix are retried: overload and gateway statuses, and broken connections;
-/// - waits grow exponentially with full jitter, are capped, honour `Retry-After`, and stop at a time budget.
+/// - waits grow exponentially with full jitter and are capped; `Retry-After` is honoured up to a limit, beyond
+///   which the server's answer is returned at once; no wait ends past a time budget.
 ///
 /// ```swift
 /// var policy = RetryPolicy.default
@@ -37,7 +38,8 @@ public struct RetryPolicy: Sendable, Hashable {
     public var delayMultiplier: Double
     /// The largest bound a back-off wait can have, however many attempts failed.
     public var maximumDelay: Duration
-    /// The longest wait a `Retry-After` header can impose. A longer request is shortened to this.
+    /// The longest `Retry-After` wait the policy accepts. When a server asks for longer, the call is not retried:
+    /// it fails at once with the server's answer.
     public var maximumRetryAfter: Duration
     /// The time a call may spend from the start of its first attempt to the end of its last wait. A retry whose
     /// wait would end later is not made.
@@ -92,9 +94,10 @@ public struct RetryPolicy: Sendable, Hashable {
     /// attempts still retries at a useful pace.
     public static let defaultMaximumDelay: Duration = .seconds(30)
 
-    /// 60 seconds: a server asking for a minute or less is waited for. A longer (or absurd, like `999999999`)
-    /// `Retry-After` is shortened to 60 seconds rather than obeyed or ignored: the call keeps its promise of a
-    /// bounded time and still gets its remaining attempts, and ``timeBudget`` can still refuse the wait.
+    /// 60 seconds: a server asking for a minute or less is waited for. A longer (or absurd, like `86400` or
+    /// `999999999`) `Retry-After` is neither obeyed nor shortened: the call fails at once with the server's 429 or
+    /// 503, after one attempt, so the caller can decide (tell the user, schedule work for later). Asking again after
+    /// a shortened wait would only meet the same refusal.
     public static let defaultMaximumRetryAfter: Duration = .seconds(60)
 
     /// 120 seconds: room for one full `Retry-After` wait and the back-off waits, and well inside the client's
