@@ -25,7 +25,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case redirectRefused
         /// The body was larger than the transport's limit.
         case responseTooLarge
-        /// TLS failed: handshake, certificate or trust. Never worth retrying.
+        /// TLS failed: an untrusted or invalid certificate, or a failed handshake. Never worth retrying.
+        /// ``TransportError/secureConnectionFailure`` tells which.
         case secureConnectionFailed
         /// Anything else; the message says what.
         case other
@@ -37,12 +38,34 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     public var message: String
     /// The `URLError` code behind this error, when there was one.
     public var urlErrorCode: Int?
+    /// For ``Code/secureConnectionFailed``: whether the certificate was refused or the handshake itself failed.
+    public var secureConnectionFailure: SecureConnectionFailure?
+
+    /// What part of a TLS connection failed.
+    public enum SecureConnectionFailure: String, Sendable, Hashable, CaseIterable {
+        /// The server's certificate was refused: untrusted issuer, self-signed, expired, not yet valid, wrong host
+        /// name, or a pin that did not match. Look at the server's certificate or the client's trust settings.
+        case certificate
+        /// The TLS handshake failed before any certificate was judged: no common protocol version or cipher, a
+        /// plain-HTTP server on an `https` URL, an alert from the server, or a client certificate it refused.
+        case handshake
+    }
 
     /// Creates a transport error.
-    public init(_ code: Code, _ message: String, urlErrorCode: Int? = nil) {
+    ///
+    /// - Parameters:
+    ///   - code: The class of failure.
+    ///   - message: A human-readable explanation.
+    ///   - urlErrorCode: The `URLError` code behind it, if any.
+    ///   - secureConnectionFailure: For ``Code/secureConnectionFailed``, which part of TLS failed.
+    public init(
+        _ code: Code, _ message: String, urlErrorCode: Int? = nil,
+        secureConnectionFailure: SecureConnectionFailure? = nil
+    ) {
         self.code = code
         self.message = message
         self.urlErrorCode = urlErrorCode
+        self.secureConnectionFailure = secureConnectionFailure
     }
 
     /// Whether the failure proves the request never reached the server, so even a `POST` may be sent again.
@@ -53,43 +76,10 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// `code: message (URLError n)`.
+    /// `code: message (URLError n)`, with `certificate` or `handshake` after a TLS code.
     public var description: String {
+        let kind = secureConnectionFailure.map { "(\($0.rawValue))" } ?? ""
         let suffix = urlErrorCode.map { " (URLError \($0))" } ?? ""
-        return "\(code.rawValue): \(message)\(suffix)"
-    }
-}
-
-extension TransportError {
-    /// Classifies a `URLError`. Returns `nil` for `.cancelled`, which the client reports as `CancellationError`.
-    public init?(_ error: URLError) {
-        let code: Code
-        switch error.code {
-        case .cancelled:
-            return nil
-        case .cannotConnectToHost:
-            code = .cannotConnect
-        case .cannotFindHost, .dnsLookupFailed:
-            code = .cannotFindHost
-        case .notConnectedToInternet:
-            code = .notConnected
-        case .timedOut:
-            code = .timedOut
-        case .networkConnectionLost:
-            code = .connectionLost
-        case .badServerResponse, .zeroByteResource, .cannotParseResponse, .unsupportedURL:
-            code = .badServerResponse
-        case .httpTooManyRedirects, .redirectToNonExistentLocation:
-            code = .tooManyRedirects
-        case .dataLengthExceedsMaximum:
-            code = .responseTooLarge
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-            .clientCertificateRequired:
-            code = .secureConnectionFailed
-        default:
-            code = .other
-        }
-        self.init(code, error.localizedDescription, urlErrorCode: error.code.rawValue)
+        return "\(code.rawValue)\(kind): \(message)\(suffix)"
     }
 }

@@ -173,16 +173,13 @@ extension URLSessionTransportDelegate {
         }
     }
 
-    /// Turns what URLSession reported into `CancellationError` or a ``TransportError``.
+    /// Turns what URLSession reported into `CancellationError` or a ``TransportError``, keeping Foundation's own
+    /// words (on Linux, libcurl's message, which is all there is to tell a cut body from a TLS failure).
     static func classify(_ error: any Error) -> any Error {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else { return TransportError(.other, "\(error)") }
-        // Failable on Linux, not on Apple platforms: the optional binding covers both.
-        let code: URLError.Code? = URLError.Code(rawValue: nsError.code)
-        guard let code else { return TransportError(.other, "\(error)", urlErrorCode: nsError.code) }
-        let urlError = URLError(code, userInfo: nsError.userInfo)
-        guard var mapped = TransportError(urlError) else { return CancellationError() }
-        if let detail = nsError.userInfo[NSLocalizedDescriptionKey] as? String { mapped.message = detail }
-        return mapped
+        if nsError.code == NSURLErrorCancelled { return CancellationError() }
+        let message = nsError.userInfo[NSLocalizedDescriptionKey] as? String ?? error.localizedDescription
+        return TransportError(urlErrorCode: nsError.code, message: message)
     }
 }

@@ -139,6 +139,23 @@ extension RealServerTests {
             try await NetworkClient(baseURL: try await FaultServer.url()).send(NetworkRequest<TLSStats>(path: "/__tls"))
         }
 
+        @Test func plainHTTPServerOnAnHTTPSURLIsAFailedHandshakeNeverRetried() async throws {
+            // The fault server's plain port answers a ClientHello with garbage: the handshake itself fails.
+            let key = FaultServer.newKey("tls-handshake")
+            let port = try #require(try await FaultServer.url().port)
+            let counter = AttemptCounter()
+            let client = loopbackClient(
+                URL(string: "https://127.0.0.1:\(port)")!, transport: URLSessionTransport(),
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
+            #expect(error?.transportError?.secureConnectionFailure == .handshake)
+            #expect(counter.sent == 1)
+            #expect(try await FaultServer.hits(key).count == 0)
+        }
+
         @Test func selfSignedCertificateFailsOnceAndIsNeverRetried() async throws {
             // The listener counts connections, not requests: a failed handshake never gets to one. RealServerTests
             // run one at a time and nothing else uses the TLS port, so the difference is this test's alone.
@@ -151,16 +168,10 @@ extension RealServerTests {
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
-            #if canImport(FoundationNetworking)
-                // Linux: URLError -1 (L8), not secureConnectionFailed; still not retryable.
-                #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
-                #expect(error?.transportError?.urlErrorCode == -1)
-                #expect(
-                    error?.transportError?.message.contains("SSL certificate problem: self-signed certificate") == true,
-                    "got \(String(describing: error))")
-            #else
-                #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
-            #endif
+            // Linux reports URLError -1 with libcurl's "SSL certificate problem: self-signed certificate" (L8);
+            // Apple platforms report -1202. Both are a refused certificate.
+            #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
+            #expect(error?.transportError?.secureConnectionFailure == .certificate)
             #expect(error?.response == nil)
             #expect(counter.sent == 1)
             // The server thread notes the failed handshake just after the client gives up: wait for it (bounded).

@@ -68,16 +68,16 @@ public struct RetryPolicy: Sendable, Hashable {
     /// - ``TransportError/Code/cannotConnect``, ``TransportError/Code/cannotFindHost``,
     ///   ``TransportError/Code/notConnected``: nothing was sent, so even a `POST` is safe to retry, and a refused
     ///   connection, a DNS hiccup or a network coming back are often gone a moment later;
-    /// - ``TransportError/Code/timedOut``, ``TransportError/Code/connectionLost``,
-    ///   ``TransportError/Code/badServerResponse``: often a stale pooled connection or a server restarting, but the
-    ///   server may have acted on the request, so only retryable methods are sent again.
+    /// - ``TransportError/Code/timedOut``, ``TransportError/Code/connectionLost`` (including a body cut short of its
+    ///   `Content-Length`), ``TransportError/Code/badServerResponse``: often a stale pooled connection or a server
+    ///   restarting, but the server may have acted on the request, so only retryable methods are sent again.
     ///
     /// Left out on purpose: ``TransportError/Code/tooManyRedirects`` and ``TransportError/Code/redirectRefused``
     /// (the server's configuration answers the same way every time), ``TransportError/Code/responseTooLarge``
     /// (the body will still be too large), ``TransportError/Code/secureConnectionFailed`` (a certificate or TLS
     /// failure is never transient and retrying it only hides an attack or a misconfiguration), and
-    /// ``TransportError/Code/other`` (Linux reports TLS and protocol errors under this one code, so it cannot be
-    /// told apart from a certificate failure).
+    /// ``TransportError/Code/other`` (what could not be classified, such as a malformed header: guessing could
+    /// retry something that will fail the same way).
     public static let defaultRetryableTransportErrors: Set<TransportError.Code> = [
         .cannotConnect, .cannotFindHost, .notConnected, .timedOut, .connectionLost, .badServerResponse,
     ]
