@@ -21,6 +21,9 @@ Normal
     /json?size=N                   {"items": [...]} of about N bytes (1024)
     /bytes/N                       N bytes of "x"
     /204, /205                     empty responses
+    /announce?status=N&length=L    status N (200-599) with Content-Length L and no
+                                   body: for HEAD, 204 and 304, whose length is not
+                                   a body's
     /invalid-json                  application/json body {"a": 1,,}
     /non-utf8                      text/plain; charset=utf-8 with invalid bytes
     /html                          a small HTML page
@@ -193,6 +196,14 @@ def some_bytes(h, n):
 @route(r"/(204|205)")
 def empty(h, code):
     h.reply(int(code))
+
+@route(r"/announce")
+def announce(h):
+    code = int(h.query.get("status", "200") or 200)
+    length = int(h.query.get("length", "0") or 0)
+    h.send_response(code)
+    h.send_header("Content-Length", str(length))
+    h.end_headers()
 
 @route(r"/invalid-json")
 def invalid_json(h):

@@ -20,13 +20,20 @@ extension URLSessionTransportDelegate {
             completionHandler(.cancel)
             return
         }
+        let head = response as? HTTPURLResponse
+        // A HEAD response, a 204 and a 304 have no body whatever their Content-Length says (RFC 9110 §8.6): the
+        // announced size of the resource is no reason to refuse them.
+        let method = withCall(of: dataTask) { call, _ in
+            call.response = head
+            return call.method
+        }
+        let bodiless = method == "HEAD" || head.map { [204, 304].contains($0.statusCode) } == true
         let length = response.expectedContentLength
-        if length > maximumBodySize {
+        if !bodiless && length > maximumBodySize {
             fail(dataTask, .responseTooLarge, "Content-Length \(length) exceeds the limit of \(maximumBodySize) bytes")
             completionHandler(.cancel)
             return
         }
-        _ = withCall(of: dataTask) { call, _ in call.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }
 

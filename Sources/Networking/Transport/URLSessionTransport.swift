@@ -14,7 +14,8 @@ import Foundation
 ///   or from https to http, is refused; `Authorization`, `Cookie` and `Proxy-Authorization` are removed when a
 ///   redirect leaves the original origin (Linux forwards them otherwise).
 /// - **Body size** is limited (``Configuration/maximumResponseBodySize``): a larger `Content-Length` fails before
-///   the body is read, and a body that grows past the limit fails as soon as it does.
+///   the body is read, and a body that grows past the limit fails as soon as it does. Answers that have no body
+///   (to `HEAD`, and 204 and 304) are never refused for the length they announce.
 /// - **Cookies and caching** are off: no cookie store, no URL cache, so a request sends what was asked.
 /// - **Timeouts**: ``NetworkClient`` enforces sub-second attempt limits and whole-call deadlines itself, since
 ///   libcurl truncates sub-second timeouts and ignores resource timeouts.

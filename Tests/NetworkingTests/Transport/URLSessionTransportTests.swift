@@ -146,6 +146,37 @@ extension RealServerTests {
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
+        @Test func headOfAResourceLargerThanTheLimitSucceeds() async throws {
+            // A HEAD answer announces the resource's size and carries no body: the limit is about bodies.
+            let key = FaultServer.newKey("head-large")
+            let client = try await FaultServer.client(
+                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1 << 20)))
+            let response = try await client.response(
+                for: NetworkRequest<Void>(.head, path: "/bytes/2000000", query: [URLQueryItem(name: "key", value: key)]))
+            #expect(response.statusCode == 200)
+            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Length") == "2000000")
+            #expect(response.data.isEmpty)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test(arguments: [204, 304])
+        func bodilessStatusAnnouncingALargeLengthSucceeds(status: Int) async throws {
+            let key = FaultServer.newKey("bodiless-\(status)")
+            let client = try await FaultServer.client(
+                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1 << 20)))
+            var request = NetworkRequest<Void>(
+                path: "/announce",
+                query: [
+                    URLQueryItem(name: "key", value: key), URLQueryItem(name: "status", value: "\(status)"),
+                    URLQueryItem(name: "length", value: "2000000"),
+                ])
+            request.acceptableStatusCodes = [status]
+            let response = try await client.response(for: request)
+            #expect(response.statusCode == status)
+            #expect(response.data.isEmpty)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
         @Test func endlessBodyFailsWhenItPassesTheLimit() async throws {
             let key = FaultServer.newKey("endless")
             let client = try await FaultServer.client(
