@@ -14,6 +14,9 @@ the GET headers (same Content-Length) without a body. Every request carrying
 Bookkeeping
     /__health                      200 "ok"
     /__hits?key=K                  {"count": N, "requests": [...]} (not counted)
+    /__ports                       {"alternate": P}: a second plain listener on
+                                   127.0.0.1 with the same routes and hit log, for
+                                   redirects to another port (another origin)
 Normal
     /ok                            {"ok": true}
     /echo                          method, path, query, headers, body as JSON
@@ -142,6 +145,10 @@ def health(h):
 @route(r"/__hits")
 def hits(h):
     h.reply_json(200, HITS.snapshot(h.query.get("key", "")))
+
+@route(r"/__ports")
+def ports(h):
+    h.reply_json(200, {"alternate": ALTERNATE_PORT[0]})
 
 @route(r"/__tls")
 def tls_info(h):
@@ -602,6 +609,7 @@ class TLSState:
 
 
 TLS = TLSState()
+ALTERNATE_PORT = [0]
 
 
 class TLSFaultHandler(FaultHandler):
@@ -707,6 +715,9 @@ def main():
     timer.start()
 
     servers = bind_all(hosts, args.port)
+    alternate = FaultServer((hosts[0], 0), FaultHandler)
+    ALTERNATE_PORT[0] = alternate.server_port
+    servers.append(alternate)
     for server in servers:
         server.all_hosts = tuple(hosts)
         threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -25,7 +25,7 @@ extension URLSessionTransportDelegate {
         // announced size of the resource is no reason to refuse them.
         let method = withCall(of: dataTask) { call, _ in
             call.response = head
-            return call.method
+            return call.hop.method
         }
         let bodiless = method == "HEAD" || head.map { [204, 304].contains($0.statusCode) } == true
         let length = response.expectedContentLength
@@ -47,68 +47,19 @@ extension URLSessionTransportDelegate {
         }
     }
 
+    /// Every redirect is declined here and followed, or refused, once the task ends (``RedirectState`` decides):
+    /// Linux drops the body of every redirected request, keeps credentials across origins, and turns a host-less
+    /// `Location` (`file:`, `javascript:`) into a path on the same host before asking.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        // Linux turns a host-less Location (`file:`, `javascript:`) into a path on the same host before calling
-        // this method, so judge the raw header, resolved against the response URL.
-        let location = response.value(forHTTPHeaderField: "Location").flatMap {
-            URL(string: $0, relativeTo: response.url)?.absoluteURL
-        }
-        let target = Origin(location ?? request.url)
-        let previous = Origin(response.url ?? task.currentRequest?.url)
         beginRedirectDecision(task)
         defer { endRedirectDecision(task) }
-        enum Decision {
-            case follow(strip: Bool, method: String?, body: Data?)
-            case refuse(TransportError.Code, String)
-        }
-        let decision: Decision? =
-            withCall(of: task) { call, _ in
-                call.redirects += 1
-                if call.redirects > maximumRedirects {
-                    return .refuse(.tooManyRedirects, "more than \(maximumRedirects) redirects")
-                }
-                guard target.scheme == "http" || target.scheme == "https", !target.host.isEmpty else {
-                    return .refuse(
-                        .redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(target.scheme)\") was refused")
-                }
-                if previous.scheme == "https" && target.scheme == "http" {
-                    return .refuse(.redirectRefused, "a redirect from https to http was refused")
-                }
-                if target != call.origin { call.credentialsStripped = true }
-                // Foundation already turned a POST into a GET (303, or 301/302): later hops repeat that, bodiless.
-                if request.httpMethod != call.method, !([307, 308].contains(response.statusCode)) {
-                    call.method = request.httpMethod
-                    call.body = nil
-                }
-                return .follow(strip: call.credentialsStripped, method: call.method, body: call.body)
-            }
         // The call already ended (cancelled, or out of time) and its task is being cancelled: answering now could
         // reach Foundation after the cancel, which it traps on. The task ends as cancelled without an answer.
-        guard let decision else { return }
-        switch decision {
-        case .refuse(let code, let message):
-            // Answer first: the cancel that `fail` issues then reaches Foundation after the answer.
-            completionHandler(nil)
-            fail(task, code, message)
-        case .follow(let strip, let method, let body):
-            var next = request
-            if strip {
-                for header in Self.credentialHeaders { next.setValue(nil, forHTTPHeaderField: header) }
-            }
-            // 307 and 308 repeat the method and body (RFC 9110 §15.4.8-9), but Linux clears the body of every
-            // redirected request: decline, and send it again from `didCompleteWithError` on a new task.
-            if [307, 308].contains(response.statusCode), let body, !body.isEmpty {
-                next.httpMethod = method
-                next.httpBody = body
-                _ = withCall(of: task) { call, _ in call.manualRedirect = next }
-                completionHandler(nil)
-            } else {
-                completionHandler(next)
-            }
-        }
+        guard withCall(of: task, { _, _ in true }) != nil else { return }
+        completionHandler(nil)
     }
 
     /// HTTP authentication (401 with `WWW-Authenticate`) is left to behaviors: the challenge is rejected so the 401
@@ -146,32 +97,61 @@ extension URLSessionTransportDelegate {
             finish(id, with: .success((data, response)))
             return
         }
-        if error == nil, let redirect = takeManualRedirect(of: task) {
-            restart(id, with: redirect, on: session)
-        } else if let error {
+        if let error {
             finish(id, with: .failure(Self.classify(error)))
-        } else if let response = response ?? task.response as? HTTPURLResponse {
-            // Linux never reports the head of a 3xx it did not follow (no usable Location): the task still has it.
-            finish(id, with: .success((data, response)))
-        } else {
+            return
+        }
+        // Linux never reports the head of a 3xx it did not follow: the task still has it.
+        guard let response = response ?? task.response as? HTTPURLResponse else {
             finish(id, with: .failure(TransportError(.badServerResponse, "the task ended without an HTTP response")))
+            return
+        }
+        switch nextHop(of: task, after: response) {
+        case .follow(let request):
+            restart(id, with: request, on: session)
+        case .refuse(let code, let message):
+            finish(id, with: .failure(TransportError(code, message)))
+        case .deliver, nil:
+            finish(id, with: .success((data, response)))
         }
     }
 
-    /// Removes and returns the pending manual redirect of the call carried by `task`, resetting what it received.
-    fileprivate func takeManualRedirect(of task: URLSessionTask) -> URLRequest? {
-        table.withLock { table in
-            guard let id = table.callOfTask[ObjectIdentifier(task)], let redirect = table.calls[id]?.manualRedirect
-            else { return nil }
-            table.callOfTask[ObjectIdentifier(task)] = nil
-            table.calls[id]?.manualRedirect = nil
-            table.calls[id]?.data = Data()
-            table.calls[id]?.response = nil
-            return redirect
+    /// What follows `response` for the call carried by `task`: the next hop's request (with what it received
+    /// reset), a refusal, or the response itself.
+    fileprivate enum NextHop {
+        case follow(URLRequest)
+        case refuse(TransportError.Code, String)
+        case deliver
+    }
+
+    fileprivate func nextHop(of task: URLSessionTask, after response: HTTPURLResponse) -> NextHop? {
+        let location = response.value(forHTTPHeaderField: "Location")
+        return table.withLock { table -> NextHop? in
+            let key = ObjectIdentifier(task)
+            guard let id = table.callOfTask[key], var call = table.calls[id] else { return nil }
+            defer { table.calls[id] = call }
+            switch call.redirects.decide(status: response.statusCode, location: location, current: call.hop) {
+            case .deliver:
+                return .deliver
+            case .refuse(let code, let message):
+                return .refuse(code, message)
+            case .follow(let hop):
+                table.callOfTask[key] = nil
+                call.hop = hop
+                call.data = Data()
+                call.response = nil
+                var request = URLRequest(url: hop.url)
+                request.httpMethod = hop.method
+                request.timeoutInterval = call.timeoutInterval
+                request.allHTTPHeaderFields = Dictionary(
+                    hop.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                request.httpBody = hop.body
+                return .follow(request)
+            }
         }
     }
 
-    /// Sends `request` on a new task for the same call.
+    /// Sends `request` on a new task for the same call; the finished task no longer answers for it.
     fileprivate func restart(_ call: UInt64, with request: URLRequest, on session: URLSession) {
         queue.async { [self] in
             guard isPending(call) else { return }

@@ -10,19 +10,6 @@ import Foundation
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
     typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
 
-    /// Scheme, host and port: what a redirect must keep for credentials to stay.
-    struct Origin: Equatable {
-        let scheme: String
-        let host: String
-        let port: Int?
-
-        init(_ url: URL?) {
-            scheme = url?.scheme?.lowercased() ?? ""
-            host = url?.host?.lowercased() ?? ""
-            port = url?.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
-        }
-    }
-
     /// One call in flight.
     struct Call {
         var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
@@ -30,17 +17,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var task: URLSessionTask?
         var data = Data()
         var response: HTTPURLResponse?
-        var redirects = 0
-        var credentialsStripped = false
         var challengeRejected = false
-        let origin: Origin
         let deadline: DispatchTime?
-        /// The method and body of the hop being sent, for 307 and 308 redirects, which must repeat both. A
-        /// redirect that changes the method (303, or 301/302 after a POST) drops the body.
-        var method: String?
-        var body: Data?
-        /// A 307/308 redirect with a body, which this transport follows itself once the task ends.
-        var manualRedirect: URLRequest?
+        /// The request of the hop being sent: every redirect is followed by this transport, from it.
+        var hop: RedirectState.Hop
+        /// The redirect rules, with the count and origin of this call.
+        var redirects: RedirectState
+        /// The time limit Foundation is given for each hop (the client keeps the real one).
+        let timeoutInterval: TimeInterval
     }
 
     /// The calls in flight by call id, the call id of each started task, and the one timer that ends calls whose
@@ -58,26 +42,30 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var deferredCancels: [ObjectIdentifier: URLSessionTask] = [:]
     }
 
-    /// Headers that must not follow a redirect to another origin.
-    static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
-
     /// The queue that creates, resumes and cancels tasks, off Swift's cooperative threads.
     let queue = DispatchQueue(label: "Networking.URLSessionTransport.tasks")
     /// The queue of the deadline timer: apart from `queue`, whose calls into Foundation can block under load.
     private let timerQueue = DispatchQueue(label: "Networking.URLSessionTransport.deadlines")
     let maximumBodySize: Int
     let maximumRedirects: Int
+    let sensitiveHeaderNames: Set<String>
     let table = LockedBox(Table())
 
-    init(maximumBodySize: Int, maximumRedirects: Int) {
+    init(maximumBodySize: Int, maximumRedirects: Int, sensitiveHeaderNames: Set<String>) {
         self.maximumBodySize = maximumBodySize
         self.maximumRedirects = maximumRedirects
+        self.sensitiveHeaderNames = sensitiveHeaderNames
     }
 
     /// Adds a call and returns its id. A call with a deadline ends with ``TimeLimitExceeded`` when it passes.
     func register(_ request: URLRequest, deadline: DispatchTime?) -> UInt64 {
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let call = Call(
-            origin: Origin(request.url), deadline: deadline, method: request.httpMethod, body: request.httpBody)
+            deadline: deadline,
+            hop: RedirectState.Hop(method: request.httpMethod ?? "GET", url: url, headers: headers, body: request.httpBody),
+            redirects: RedirectState(url: url, limit: maximumRedirects, sensitiveHeaderNames: sensitiveHeaderNames),
+            timeoutInterval: request.timeoutInterval)
         return table.withLock { table in
             table.nextID += 1
             table.calls[table.nextID] = call

@@ -10,9 +10,13 @@ import Foundation
 /// - **Cancellation** is bridged through the data task itself: a cancelled call resumes at once with
 ///   `CancellationError`, and the task is cancelled from another queue, avoiding the `data(for:)` cancellation
 ///   deadlock of swift-corelibs-foundation (#5412).
-/// - **Redirects** are bounded (``Configuration/maximumRedirects``); a redirect to a scheme other than http(s),
-///   or from https to http, is refused; `Authorization`, `Cookie` and `Proxy-Authorization` are removed when a
-///   redirect leaves the original origin (Linux forwards them otherwise).
+/// - **Redirects** are followed by the transport itself, hop by hop, under RFC 9110's rules: bounded
+///   (``Configuration/maximumRedirects``); a redirect to a scheme other than http(s), or from https to http, is
+///   refused; only a `POST` becomes a `GET` on 301 and 302 (every method on 303), and then loses its body and the
+///   headers describing it; every other method keeps its method and body. `Authorization`, `Cookie`,
+///   `Proxy-Authorization` and ``Configuration/sensitiveHeaderNames`` are removed once a redirect leaves the
+///   original origin (scheme, host or port). Linux's Foundation forwards credentials across origins and drops
+///   the body of every redirected request; neither happens here.
 /// - **Body size** is limited (``Configuration/maximumResponseBodySize``): a larger `Content-Length` fails before
 ///   the body is read, and a body that grows past the limit fails as soon as it does. Answers that have no body
 ///   (to `HEAD`, and 204 and 304) are never refused for the length they announce.
@@ -36,6 +40,10 @@ public final class URLSessionTransport: HTTPTransport {
         /// answering `Connection: close` as RFC 9112 §9.6 asks (nginx does); a server that closes without saying so
         /// lets libcurl pool the connection, and concurrent requests can still meet it as it dies.
         public var reusesConnectionsForNonIdempotentRequests: Bool
+        /// Headers that never follow a redirect to another origin (another scheme, host or port), in any letter
+        /// case, besides `Authorization`, `Cookie` and `Proxy-Authorization`, which never do. Name here every
+        /// header that carries a secret, such as `X-API-Key`. Default: none.
+        public var sensitiveHeaderNames: Set<String>
 
         /// The default body limit: 32 MiB.
         public static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
@@ -49,16 +57,19 @@ public final class URLSessionTransport: HTTPTransport {
         ///   - maximumRedirects: The most redirects followed; 0 refuses every redirect.
         ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
         ///   - reusesConnectionsForNonIdempotentRequests: Whether `POST`-like requests may use pooled connections.
+        ///   - sensitiveHeaderNames: Further headers removed when a redirect leaves the origin.
         public init(
             maximumResponseBodySize: Int = Configuration.defaultMaximumResponseBodySize,
             maximumRedirects: Int = Configuration.defaultMaximumRedirects,
             maximumConnectionsPerHost: Int = 6,
-            reusesConnectionsForNonIdempotentRequests: Bool = false
+            reusesConnectionsForNonIdempotentRequests: Bool = false,
+            sensitiveHeaderNames: Set<String> = []
         ) {
             self.maximumResponseBodySize = maximumResponseBodySize
             self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.reusesConnectionsForNonIdempotentRequests = reusesConnectionsForNonIdempotentRequests
+            self.sensitiveHeaderNames = sensitiveHeaderNames
         }
     }
 
@@ -85,7 +96,8 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let delegate = URLSessionTransportDelegate(
-            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects)
+            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
+            sensitiveHeaderNames: configuration.sensitiveHeaderNames)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Networking.URLSessionTransport"

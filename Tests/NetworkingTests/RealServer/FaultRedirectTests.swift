@@ -84,6 +84,67 @@ extension RealServerTests {
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
+        @Test(arguments: [301, 302, 303])
+        func aPOSTTurnedIntoAGETLeavesItsBodyAndBodyHeadersBehind(status: Int) async throws {
+            let key = FaultServer.newKey("post-\(status)")
+            let client = try await FaultServer.client()
+            let echo = try await client.send(
+                NetworkRequest<FaultEcho>(
+                    .post, path: "/redirect-to",
+                    query: Faults.query(key, ["status": "\(status)", "url": "/echo?key=\(key)"]),
+                    body: .json(["name": "Ada"])))
+            #expect(echo.method == "GET")
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 2)
+            #expect(hits.requests.first?.headers["content-type"] == "application/json")
+            let second = try #require(hits.requests.last)
+            #expect(second.method == "GET")
+            #expect(second.body.isEmpty)
+            for name in ["content-type", "content-length", "content-encoding", "transfer-encoding"] {
+                #expect(second.headers[name] == nil, "\(name) followed the body-less GET")
+            }
+        }
+
+        @Test(arguments: [301, 302, 307, 308])
+        func aPUTKeepsItsMethodAndBodyThroughARedirect(status: Int) async throws {
+            let key = FaultServer.newKey("put-\(status)")
+            let client = try await FaultServer.client()
+            let body = #"{"name":"Ada","n":12345678}"#  // 27 bytes, as in the report
+            _ = try await client.send(
+                NetworkRequest<Data>(
+                    .put, path: "/redirect-to",
+                    query: Faults.query(key, ["status": "\(status)", "url": "/echo?key=\(key)"]),
+                    body: .data(Data(body.utf8), contentType: "application/json")))
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 2)
+            let second = try #require(hits.requests.last)
+            #expect(second.method == "PUT")
+            #expect(second.body == body)
+            #expect(second.headers["content-type"] == "application/json")
+            #expect(second.headers["content-length"] == "27")
+        }
+
+        @Test func aHeaderNamedSensitiveNeverFollowsARedirectToAnotherHostOrPort() async throws {
+            let key = FaultServer.newKey("sensitive")
+            let port = try await FaultServer.url().port!
+            let alternate = try await FaultServer.alternatePort()
+            let client = try await FaultServer.client(
+                transport: URLSessionTransport(configuration: .init(sensitiveHeaderNames: ["x-api-key"])),
+                behavior: .authorization(.custom(header: "X-API-Key"), store: InMemoryTokenStore("k-123")))
+            for target in ["http://127.0.0.2:\(port)/echo?key=\(key)", "http://127.0.0.1:\(alternate)/echo?key=\(key)"] {
+                let echo = try await client.send(
+                    NetworkRequest<FaultEcho>(path: "/redirect-to", query: Faults.query(key, ["url": target])))
+                #expect(echo.headers["x-api-key"] == nil, "X-API-Key reached \(target)")
+            }
+            // Within the origin it stays.
+            let same = try await client.send(
+                NetworkRequest<FaultEcho>(path: "/redirect-to", query: Faults.query(key, ["url": "/echo?key=\(key)"])))
+            #expect(same.headers["x-api-key"] == "k-123")
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 6)
+            #expect(hits.requests.map { $0.headers["x-api-key"] } == ["k-123", nil, "k-123", nil, "k-123", "k-123"])
+        }
+
         @Test(arguments: ["http://127.0.0.1:99999/x", "http://[::1/x", "http://%zz/x"])
         func malformedLocationIsATypedErrorOrTheRedirectItself(location: String) async throws {
             let key = FaultServer.newKey("bad-location")

@@ -105,8 +105,8 @@ extension RealServerTests {
             _ = try await client.send(NetworkRequest<Data>(path: "/redirect/3"))
         }
 
-        /// (redirect status, method the target sees): RFC 9110 §15.4 as URLSession applies it. Whether 307 and 308
-        /// keep the body is checked in TransportBugTests.
+        /// (redirect status, method the target sees): RFC 9110 §15.4 as the transport's `RedirectState` applies it.
+        /// Bodies and body headers are checked, with hit counts, in FaultRedirectTests.
         static let redirectRules: [(Int, String)] = [
             (301, "GET"), (302, "GET"), (303, "GET"), (307, "POST"), (308, "POST"),
         ]

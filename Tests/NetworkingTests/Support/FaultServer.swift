@@ -45,6 +45,12 @@ enum FaultServer {
             NetworkRequest<Hits>(path: "/__hits", query: [URLQueryItem(name: "key", value: key)]))
     }
 
+    /// The port of the server's second plain listener on 127.0.0.1: another origin with the same routes and hits.
+    static func alternatePort() async throws -> Int {
+        struct Ports: Decodable, Sendable { let alternate: Int }
+        return try await NetworkClient(baseURL: try await url()).send(NetworkRequest<Ports>(path: "/__ports")).alternate
+    }
+
     /// A key no other test uses.
     static func newKey(_ label: String = "k") -> String {
         "\(label)-\(UUID().uuidString.prefix(8))"

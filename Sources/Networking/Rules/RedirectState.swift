@@ -1,0 +1,143 @@
+import Foundation
+
+/// The redirect rules of one call, as a value: which 3xx answers are followed, with what method, body and headers,
+/// and which are refused. The transport only applies its decisions; every rule is tested here as a table.
+///
+/// Rules, in the order they are checked:
+/// 1. Only 301, 302, 303, 307 and 308 are followed. Other 3xx answers (300, 304, 305, 306), and a redirect whose
+///    `Location` is missing, empty or cannot be parsed, are returned to the caller as they are.
+/// 2. The target must be an `http` or `https` URL with a host; `https` must never lead to `http`.
+/// 3. At most `limit` redirects per call; the one after fails with ``TransportError/Code/tooManyRedirects``.
+/// 4. Method and body (RFC 9110 §15.4): 303 turns every method but `HEAD` into a bodiless `GET`; 301 and 302 turn
+///    only `POST` into `GET`; every other method keeps its method and its body, as with 307 and 308. When the
+///    method becomes `GET`, the headers describing the body go with it (`Content-Type`, `Content-Length`,
+///    `Content-Encoding`, `Content-Language`, `Content-Location`, `Transfer-Encoding`).
+/// 5. Credentials: once a hop leaves the original origin (scheme, host or port), `Authorization`, `Cookie`,
+///    `Proxy-Authorization` and every header named in `sensitiveHeaderNames` are removed, on that hop and every
+///    later one. Hops within the original origin keep them.
+package struct RedirectState: Sendable {
+    /// One request of the chain of hops: what the next one is made from.
+    package struct Hop: Sendable, Equatable {
+        package var method: String
+        package var url: URL
+        /// Header fields in order, names as written.
+        package var headers: [(name: String, value: String)]
+        package var body: Data?
+
+        package init(method: String, url: URL, headers: [(name: String, value: String)], body: Data?) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+        }
+
+        package static func == (lhs: Hop, rhs: Hop) -> Bool {
+            lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+                && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+        }
+    }
+
+    /// What to do with a response.
+    package enum Decision: Sendable, Equatable {
+        /// Send this request next.
+        case follow(Hop)
+        /// Fail the call.
+        case refuse(TransportError.Code, String)
+        /// Not a redirect to follow: the response is the answer.
+        case deliver
+    }
+
+    /// Scheme, host and port.
+    package struct Origin: Sendable, Equatable {
+        let scheme: String
+        let host: String
+        let port: Int?
+
+        package init(_ url: URL) {
+            scheme = url.scheme?.lowercased() ?? ""
+            host = url.host?.lowercased() ?? ""
+            port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        }
+    }
+
+    /// Headers that never follow a redirect to another origin, whatever the configuration says.
+    package static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Headers that describe a body, dropped with it when a redirect turns the request into a `GET`.
+    package static let bodyHeaderNames: Set<String> = [
+        "content-type", "content-length", "content-encoding", "content-language", "content-location",
+        "transfer-encoding",
+    ]
+
+    /// The statuses that are redirects to follow.
+    package static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// The most redirects followed in one call.
+    package let limit: Int
+    /// Lower-cased names removed on a cross-origin hop, the credential headers included.
+    package let strippedHeaderNames: Set<String>
+    /// The origin of the first request.
+    package let origin: Origin
+    /// How many redirects were followed so far.
+    package private(set) var count = 0
+    /// Whether a hop has left the original origin: from then on, credentials stay off.
+    package private(set) var leftOrigin = false
+
+    /// Starts the rules for a call whose first request goes to `url`.
+    ///
+    /// - Parameters:
+    ///   - url: The first request's URL.
+    ///   - limit: The most redirects to follow.
+    ///   - sensitiveHeaderNames: Further headers to remove on a cross-origin hop, in any case.
+    package init(url: URL, limit: Int, sensitiveHeaderNames: Set<String> = []) {
+        self.origin = Origin(url)
+        self.limit = limit
+        self.strippedHeaderNames = Self.credentialHeaderNames.union(sensitiveHeaderNames.map { $0.lowercased() })
+    }
+
+    /// Decides what follows `status` with `location`, answered to `current`.
+    ///
+    /// - Parameters:
+    ///   - status: The response status.
+    ///   - location: The raw `Location` header, if any.
+    ///   - current: The request that got this answer.
+    /// - Returns: The next request, a refusal, or ``Decision/deliver``.
+    package mutating func decide(status: Int, location: String?, current: Hop) -> Decision {
+        guard Self.followedStatuses.contains(status) else { return .deliver }
+        guard let location, !location.isEmpty, let target = URL(string: location, relativeTo: current.url)?.absoluteURL
+        else { return .deliver }
+        let scheme = target.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https", let host = target.host, !host.isEmpty else {
+            return .refuse(.redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(scheme)\") was refused")
+        }
+        if current.url.scheme?.lowercased() == "https" && scheme == "http" {
+            return .refuse(.redirectRefused, "a redirect from https to http was refused")
+        }
+        count += 1
+        guard count <= limit else {
+            return .refuse(.tooManyRedirects, "more than \(limit) redirect\(limit == 1 ? "" : "s")")
+        }
+        var next = current
+        next.url = Self.withoutFragment(target)
+        let becomesGET =
+            (status == 303 && current.method != "HEAD") || ([301, 302].contains(status) && current.method == "POST")
+        if becomesGET {
+            next.method = "GET"
+            next.body = nil
+            next.headers.removeAll { Self.bodyHeaderNames.contains($0.name.lowercased()) }
+        }
+        if Origin(target) != origin { leftOrigin = true }
+        if leftOrigin {
+            next.headers.removeAll { strippedHeaderNames.contains($0.name.lowercased()) }
+        }
+        return .follow(next)
+    }
+
+    private static func withoutFragment(_ url: URL) -> URL {
+        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return url
+        }
+        components.fragment = nil
+        return components.url ?? url
+    }
+}
