@@ -1,10 +1,6 @@
 import Foundation
 import Networking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Part 1: the cost of the client and its chain, in memory. A transport returns a canned response with no I/O.
 struct ChainBenchmark {
     /// One row: nanoseconds per request, median of the rounds.
@@ -17,14 +13,14 @@ struct ChainBenchmark {
     /// limit by answering: the client then takes the same path as with the default transport.
     struct CannedTransport: TimeLimitedTransport {
         let body: Data
-        let response: HTTPURLResponse
+        let response: HTTPResponse
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            (body, response)
+        func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+            (response, body)
         }
 
-        func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
-            (body, response)
+        func send(_ request: HTTPRequest, timeLimit: Duration) async throws -> (HTTPResponse, Data) {
+            (response, body)
         }
     }
 
@@ -32,7 +28,7 @@ struct ChainBenchmark {
     struct PlainCannedTransport: HTTPTransport {
         let canned: CannedTransport
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
             try await canned.send(request)
         }
     }
@@ -59,7 +55,7 @@ struct ChainBenchmark {
     func profile(variant: String) async throws {
         let body = Payload.oneKilobyte
         let url = URL(string: "http://bench.invalid/v1/items")!
-        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let response = HTTPResponse(status: .ok, url: url)
         let transport = CannedTransport(body: body, response: response)
         let behavior: any RequestBehavior = variant == "c" ? FullChain.make() : EmptyBehavior()
         let client = NetworkClient(
@@ -67,7 +63,7 @@ struct ChainBenchmark {
         let request = NetworkRequest<Data>(path: "/items")
         for _ in 0..<iterations {
             if variant == "a" {
-                _ = try await transport.send(URLRequest(url: url))
+                _ = try await transport.send(HTTPRequest(url: url))
             } else {
                 _ = try await client.send(request)
             }
@@ -77,14 +73,14 @@ struct ChainBenchmark {
     func run() async throws -> (rows: [Row], payloadBytes: Int) {
         let body = Payload.oneKilobyte
         let url = URL(string: "http://bench.invalid/v1/items")!
-        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let response = HTTPResponse(status: .ok, url: url)
         let transport = CannedTransport(body: body, response: response)
         let empty = NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
         let plain = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: transport))
         let full = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: FullChain.make())
-        let raw = URLRequest(url: url)
+        let raw = HTTPRequest(url: url)
         let dataRequest = NetworkRequest<Data>(path: "/items")
         let decodedRequest = NetworkRequest<Payload>(path: "/items")
 
@@ -96,7 +92,7 @@ struct ChainBenchmark {
             (
                 "(a) transport + decode 1 KB",
                 {
-                    let (data, _) = try await transport.send(raw)
+                    let (_, data) = try await transport.send(raw)
                     _ = try JSONDecoder().decode(Payload.self, from: data)
                 }
             ),

@@ -1,10 +1,6 @@
 import Foundation
 import Networking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The six built-in behaviors the benchmark measures, in the recommended order, with side effects made free:
 /// logging to a sink that drops lines, a token store in memory.
 enum FullChain {
@@ -14,7 +10,7 @@ enum FullChain {
             .logging(to: .discard),
             .retry(),
             .authorization(.bearer, store: InMemoryTokenStore("bench-token")),
-            .modifyRequest { request in request.setValue("bench", forHTTPHeaderField: "X-Bench") },
+            .modifyRequest { request in request.headerFields["X-Bench"] = "bench" },
             .headers(["Accept": "application/json"]),
         ])
     }

@@ -18,8 +18,8 @@ struct Stopwatch: RequestBehavior {
     /// Receives one line per attempt.
     let report: @Sendable (String) -> Void
 
-    func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         let start = clock.now()
         var outcome = "failed"

@@ -1,10 +1,6 @@
 import Foundation
 import Networking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One scripted answer of a ``MockTransport``: a typed value, raw bytes, a bare status, or an error.
 ///
 /// Typed values are encoded by the mock with its `encoder` when the request arrives, so the client's real decoding
@@ -26,7 +22,7 @@ public struct MockResponse: Sendable {
     /// The status code of the answer. Ignored when ``error`` is set.
     public var status: Int
     /// The response headers.
-    public var headers: [String: String]
+    public var headers: HTTPFields
     /// The error thrown instead of answering, if any.
     public var error: (any Error)?
     /// How long the mock waits, on its clock, before answering or throwing.
@@ -34,7 +30,7 @@ public struct MockResponse: Sendable {
     /// The body.
     var body: Body
 
-    init(status: Int, headers: [String: String], body: Body, error: (any Error)? = nil) {
+    init(status: Int, headers: HTTPFields, body: Body, error: (any Error)? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -49,7 +45,7 @@ public struct MockResponse: Sendable {
     ///   - status: The status code, 200 by default.
     ///   - headers: Extra response headers.
     public static func success(
-        _ value: any Encodable & Sendable, status: Int = 200, headers: [String: String] = [:]
+        _ value: any Encodable & Sendable, status: Int = 200, headers: HTTPFields = [:]
     ) -> MockResponse {
         MockResponse(status: status, headers: jsonHeaders(headers), body: .value(value))
     }
@@ -60,7 +56,7 @@ public struct MockResponse: Sendable {
     ///   - text: The JSON text, sent as UTF-8 exactly as given (so malformed JSON can be tested too).
     ///   - status: The status code, 200 by default.
     ///   - headers: Extra response headers.
-    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> MockResponse {
+    public static func json(_ text: String, status: Int = 200, headers: HTTPFields = [:]) -> MockResponse {
         MockResponse(status: status, headers: jsonHeaders(headers), body: .data(Data(text.utf8)))
     }
 
@@ -70,7 +66,7 @@ public struct MockResponse: Sendable {
     ///   - data: The body, sent as it is.
     ///   - status: The status code, 200 by default.
     ///   - headers: The response headers.
-    public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> MockResponse {
+    public static func data(_ data: Data, status: Int = 200, headers: HTTPFields = [:]) -> MockResponse {
         MockResponse(status: status, headers: headers, body: .data(data))
     }
 
@@ -80,7 +76,7 @@ public struct MockResponse: Sendable {
     ///   - code: The status code.
     ///   - headers: The response headers.
     ///   - body: The body as UTF-8 text; empty by default.
-    public static func status(_ code: Int, headers: [String: String] = [:], body: String = "") -> MockResponse {
+    public static func status(_ code: Int, headers: HTTPFields = [:], body: String = "") -> MockResponse {
         MockResponse(status: code, headers: headers, body: body.isEmpty ? .none : .data(Data(body.utf8)))
     }
 
@@ -101,7 +97,7 @@ public struct MockResponse: Sendable {
     ///
     /// - Parameter retryAfter: The value of the `Retry-After` header in seconds; `nil` for no header.
     public static func serviceUnavailable(retryAfter seconds: Int? = nil) -> MockResponse {
-        .status(503, headers: seconds.map { ["Retry-After": "\($0)"] } ?? [:])
+        .status(503, headers: seconds.map { [.retryAfter: "\($0)"] } ?? [:])
     }
 
     /// The same answer, given after `duration` on the mock's clock.
@@ -118,20 +114,20 @@ public struct MockResponse: Sendable {
     /// - Parameters:
     ///   - name: The header name.
     ///   - value: The header value.
-    public func header(_ name: String, _ value: String) -> MockResponse {
+    public func header(_ name: HTTPField.Name, _ value: String) -> MockResponse {
         var copy = self
         copy.headers[name] = value
         return copy
     }
 
-    /// The body and response head for `request`, encoding a typed value with `encoder`; throws ``error`` if set.
+    /// The response head and body for `request`, encoding a typed value with `encoder`; throws ``error`` if set.
     ///
     /// - Parameters:
     ///   - request: The request being answered; its URL becomes the response's URL.
     ///   - encoder: Encodes a typed value.
-    /// - Returns: The body and response head.
+    /// - Returns: The response head and body.
     /// - Throws: ``error``, or the encoder's error.
-    public func answer(to request: URLRequest, encoder: JSONEncoder) throws -> (Data, HTTPURLResponse) {
+    public func answer(to request: HTTPRequest, encoder: JSONEncoder) throws -> (HTTPResponse, Data) {
         if let error { throw error }
         let data: Data
         switch body {
@@ -139,7 +135,7 @@ public struct MockResponse: Sendable {
         case .data(let bytes): data = bytes
         case .value(let value): data = try encoder.encode(value)
         }
-        return (data, .stub(for: request, status: status, headers: headers))
+        return (HTTPResponse(status: .init(code: status), headerFields: headers, url: request.url), data)
     }
 
     /// A short description for failure messages: `200 <User>`, `503`, `throws TransportError`.
@@ -152,11 +148,9 @@ public struct MockResponse: Sendable {
         }
     }
 
-    private static func jsonHeaders(_ headers: [String: String]) -> [String: String] {
+    private static func jsonHeaders(_ headers: HTTPFields) -> HTTPFields {
         var merged = headers
-        if !merged.keys.contains(where: { $0.lowercased() == "content-type" }) {
-            merged["Content-Type"] = "application/json"
-        }
+        if !merged.contains(.contentType) { merged[.contentType] = "application/json" }
         return merged
     }
 }

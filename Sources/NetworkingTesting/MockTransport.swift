@@ -1,10 +1,6 @@
 import Foundation
 import Networking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An in-memory ``HTTPTransport`` for tests: answers from stubs (typed values, raw bytes, scripts, handlers) or
 /// from one closure, and records every attempt that reached it.
 ///
@@ -21,8 +17,8 @@ import Networking
 /// stubs, unless the mock was made with a fallback closure: `MockTransport { request in ... }` answers every
 /// request the stubs do not.
 public final class MockTransport: HTTPTransport {
-    /// Produces the raw answer to one request.
-    public typealias Handler = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// Produces the raw answer to one request: a response head and a body.
+    public typealias Handler = @Sendable (HTTPRequest) async throws -> (HTTPResponse, Data)
 
     /// Produces the answer of one stub to one request, typed values included.
     public typealias StubHandler = @Sendable (RecordedRequest) async throws -> MockResponse
@@ -63,9 +59,9 @@ public final class MockTransport: HTTPTransport {
     /// ``UnmatchedRequestError``.
     ///
     /// - Parameter request: The request as sent after every behavior ran.
-    /// - Returns: The stubbed body and response head.
+    /// - Returns: The stubbed response head and body.
     /// - Throws: The stubbed error, ``UnmatchedRequestError``, or `CancellationError`.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
         let recorded = RecordedRequest(request)
         let action = state.withLock { state in
             state.requests.append(request)
@@ -87,7 +83,7 @@ public final class MockTransport: HTTPTransport {
     }
 
     /// Every request that reached the transport, in order, as sent after all behaviors ran.
-    public var requests: [URLRequest] { state.withLock { $0.requests } }
+    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
 
     /// Every request that reached the transport, in order, with assertion helpers.
     public var recordedRequests: [RecordedRequest] { requests.map(RecordedRequest.init) }
@@ -134,7 +130,7 @@ extension MockTransport {
     /// The mock's mutable state, kept in a `LockedBox`.
     struct State {
         var stubs: [Stub] = []
-        var requests: [URLRequest] = []
+        var requests: [HTTPRequest] = []
 
         /// Picks the most specific matching stub (the latest on a tie) and advances its script.
         mutating func nextAction(for request: RecordedRequest) -> Action {

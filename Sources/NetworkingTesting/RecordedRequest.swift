@@ -1,10 +1,6 @@
 import Foundation
 import Networking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One attempt that reached a ``MockTransport``, as sent after every behavior ran, with helpers for assertions.
 ///
 /// ```swift
@@ -17,29 +13,30 @@ import Networking
 /// ```
 public struct RecordedRequest: Sendable {
     /// The request exactly as the transport received it.
-    public let urlRequest: URLRequest
+    public let request: HTTPRequest
 
-    /// Wraps `urlRequest`.
+    /// Wraps `request`.
     ///
-    /// - Parameter urlRequest: The request to inspect.
-    public init(_ urlRequest: URLRequest) {
-        self.urlRequest = urlRequest
+    /// - Parameter request: The request to inspect.
+    public init(_ request: HTTPRequest) {
+        self.request = request
     }
 
-    /// The HTTP method; `GET` when the request has none.
-    public var method: HTTPMethod { HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") }
+    /// The HTTP method.
+    public var method: HTTPMethod { request.method }
 
-    /// The URL's path, percent-decoded, such as `/v1/users/42`; `/` when empty.
+    /// The path, percent-decoded, without the query, such as `/v1/users/42`.
     public var path: String {
-        guard let url = urlRequest.url else { return "/" }
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.path ?? url.path
-        return path.isEmpty ? "/" : path
+        let bare = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(bare).removingPercentEncoding ?? String(bare)
     }
 
     /// The query items in order, percent-decoded.
     public var queryItems: [URLQueryItem] {
-        guard let url = urlRequest.url else { return [] }
-        return URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
+        guard let mark = request.path.firstIndex(of: "?") else { return [] }
+        var components = URLComponents()
+        components.percentEncodedQuery = String(request.path[request.path.index(after: mark)...])
+        return components.queryItems ?? []
     }
 
     /// The query as a dictionary; for a repeated name, the last value wins; a bare name maps to `""`.
@@ -47,20 +44,19 @@ public struct RecordedRequest: Sendable {
         queryItems.reduce(into: [:]) { result, item in result[item.name] = item.value ?? "" }
     }
 
-    /// Every header field as sent.
-    public var headers: [String: String] { urlRequest.allHTTPHeaderFields ?? [:] }
+    /// Every header field as sent, in order, names as written.
+    public var headerFields: HTTPFields { request.headerFields }
 
     /// The value of header `name`, compared without regard to letter case; `nil` when absent.
     ///
     /// - Parameter name: The header name.
-    /// - Returns: The value, or `nil`.
-    public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+    /// - Returns: The value (repeated fields joined), or `nil`.
+    public func header(_ name: HTTPField.Name) -> String? {
+        request.headerFields[name]
     }
 
     /// The body bytes; `nil` when there is no body.
-    public var body: Data? { urlRequest.httpBody }
+    public var body: Data? { request.body.data }
 
     /// The body as UTF-8 text; `nil` when there is no body.
     public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }
@@ -89,9 +85,6 @@ public struct RecordedRequest: Sendable {
 extension RecordedRequest: CustomStringConvertible {
     /// `METHOD /path?query`, for failure messages.
     public var description: String {
-        let query = urlRequest.url.flatMap {
-            URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedQuery
-        }
-        return "\(method.rawValue) \(path)" + (query.map { "?\($0)" } ?? "")
+        "\(method.rawValue) \(request.path)"
     }
 }

@@ -1,10 +1,6 @@
 import Foundation
 import Networking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A shared, ordered list of events, written by ``RecordingBehavior``s and read by tests.
 public final class EventLog: Sendable {
     private let storage = LockedBox<[String]>([])
@@ -47,19 +43,19 @@ public struct RecordingBehavior: RequestBehavior {
     }
 
     /// Records `modify` and returns the request unchanged.
-    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    public func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
         log.append("\(name).modify")
         return request
     }
 
     /// Records `beforeSend`.
-    public func beforeSend(request: URLRequest, context: RequestContext) async {
+    public func beforeSend(request: HTTPRequest, context: RequestContext) async {
         log.append("\(name).beforeSend")
     }
 
     /// Records `afterSuccess(<status>)`.
-    public func afterSuccess(response: HTTPURLResponse, data: Data, context: RequestContext) async {
-        log.append("\(name).afterSuccess(\(response.statusCode))")
+    public func afterSuccess(response: HTTPResponse, body: HTTPResponse.Body, context: RequestContext) async {
+        log.append("\(name).afterSuccess(\(response.status.code))")
     }
 
     /// Records `afterFailure(<error>)`.

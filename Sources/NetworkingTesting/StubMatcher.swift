@@ -39,21 +39,14 @@ public struct StubMatcher: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: `true` when method, path and query all match.
     public func matches(_ request: RecordedRequest) -> Bool {
         if let method, method.rawValue.uppercased() != request.method.rawValue.uppercased() { return false }
-        let pattern = Self.segments(of: path)
-        let actual = Self.segments(of: request.path)
-        if pattern.isEmpty && !actual.isEmpty { return false }
-        guard pattern.count <= actual.count else { return false }
-        for (expected, found) in zip(pattern, actual.suffix(pattern.count)) where expected != "*" && expected != found {
-            return false
-        }
+        guard PathPattern(path).matchesEnd(of: PathPattern.segments(of: request.request.path)) else { return false }
         let sent = request.query
         return query.allSatisfy { sent[$0.key] == $0.value }
     }
 
     /// Orders matches: more query items, then more literal segments, is more specific.
     var specificity: Int {
-        let literal = Self.segments(of: path).filter { $0 != "*" }.count
-        return query.count * 1_000 + literal
+        query.count * 1_000 + PathPattern(path).literalSegmentCount
     }
 
     /// `GET /users/* ?page=2`, for failure messages.
@@ -61,10 +54,5 @@ public struct StubMatcher: Sendable, Hashable, CustomStringConvertible {
         let verb = method?.rawValue ?? "ANY"
         let items = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         return "\(verb) \(path)" + (items.isEmpty ? "" : "?\(items)")
-    }
-
-    private static func segments(of path: String) -> [String] {
-        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return bare.split(separator: "/").map(String.init)
     }
 }

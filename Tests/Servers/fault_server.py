@@ -9,7 +9,7 @@ Listens on the same port on every --hosts address (loopback only), writes the
 port to --port-file once all listeners are up, exits after --lifetime seconds
 or on SIGTERM/SIGINT. Routes ignore the method unless noted; HEAD always gets
 the GET headers (same Content-Length) without a body. Every request carrying
-?key=K is recorded (method, path, headers, body) before its route runs.
+?key=K is recorded (method, path, headers, raw_headers, body) before its route runs.
 
 Bookkeeping
     /__health                      200 "ok"
@@ -19,7 +19,10 @@ Bookkeeping
                                    redirects to another port (another origin)
 Normal
     /ok                            {"ok": true}
-    /echo                          method, path, query, headers, body as JSON
+    /echo                          method, path, query, headers (names lower-cased,
+                                   repeats joined), raw_headers ([name, value] as
+                                   received, case kept), body as JSON; with
+                                   ?status=N (200-599) answered with that status
     /status/N                      status N (200-999), body {"status": N}
     /json?size=N                   {"items": [...]} of about N bytes (1024)
     /bytes/N                       N bytes of "x"
@@ -166,8 +169,12 @@ def ok(h):
 
 @route(r"/echo")
 def echo(h):
-    h.reply_json(200, {"method": h.command, "path": h.route_path,
+    code = int(h.query.get("status", "200") or 200)
+    if not 200 <= code <= 599:
+        return h.reply_json(400, {"error": "status must be 200-599"})
+    h.reply_json(code, {"method": h.command, "path": h.route_path,
                        "query": h.query, "headers": h.header_dict(),
+                       "raw_headers": [[name, value] for name, value in h.headers.items()],
                        "body": h.body.decode("utf-8", errors="replace")})
 
 @route(r"/status/(\d+)")
@@ -480,7 +487,7 @@ class FaultHandler(BaseHTTPRequestHandler):
                     name, value = line.split(":", 1)
                     headers[name.strip().lower()] = value.strip()
             HITS.record(query["key"], {"method": method, "path": parts.path,
-                                       "headers": headers, "body": ""})
+                                       "headers": headers, "raw_headers": [], "body": ""})
         time.sleep(capped_ms(query.get("ms"), 10_000) / 1000)
         self.close_connection = True
         return True
@@ -500,6 +507,7 @@ class FaultHandler(BaseHTTPRequestHandler):
             self.attempt = HITS.record(self.query["key"], {
                 "method": self.command, "path": self.route_path,
                 "headers": self.header_dict(),
+                "raw_headers": [[name, value] for name, value in self.headers.items()],
                 "body": self.body.decode("utf-8", errors="replace")})
         for pattern, fn in ROUTES:
             match = pattern.fullmatch(self.route_path)

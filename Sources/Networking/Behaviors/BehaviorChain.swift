@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The flattened list of behaviors a call runs through, and the folding of them around a terminal handler.
 struct BehaviorChain: Sendable {
     /// The leaf behaviors, outermost first, with `EmptyBehavior`s dropped and `CombinedBehavior`s expanded.
@@ -61,12 +57,17 @@ struct BehaviorChain: Sendable {
     }
 
     /// A handler that runs the request through every behavior, outermost first, and then `terminal`.
-    func handler(context: RequestContext, terminal: @escaping NextHandler) -> NextHandler {
+    ///
+    /// - Parameters:
+    ///   - context: The call's context.
+    ///   - builtRequest: The request as the client built it, for errors; `nil` inside a `CombinedBehavior`.
+    ///   - terminal: The innermost handler.
+    func handler(context: RequestContext, builtRequest: HTTPRequest?, terminal: @escaping NextHandler) -> NextHandler {
         var next = terminal
         for behavior in behaviors.reversed() {
             let inner = next
             next = { request in
-                try await Self.run(behavior, request, context, inner)
+                try await Self.run(behavior, request, context, builtRequest, inner)
             }
         }
         return next
@@ -75,10 +76,11 @@ struct BehaviorChain: Sendable {
     /// Runs one behavior; an error it throws of its own becomes a ``NetworkError`` naming the behavior.
     private static func run(
         _ behavior: any RequestBehavior,
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         _ context: RequestContext,
+        _ builtRequest: HTTPRequest?,
         _ next: @escaping NextHandler
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> (HTTPResponse, HTTPResponse.Body) {
         do {
             return try await behavior.intercept(request, context: context, next: next)
         } catch let error as NetworkError {
@@ -89,7 +91,7 @@ struct BehaviorChain: Sendable {
             let name = String(describing: type(of: behavior))
             throw NetworkError(
                 .behavior(name), requestName: context.requestName,
-                message: "\(name) failed: \(error)", request: request, underlyingError: error)
+                message: "\(name) failed: \(error)", builtRequest: builtRequest, underlyingError: error)
         }
     }
 }

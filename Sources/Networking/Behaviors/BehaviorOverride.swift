@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A per-request instruction to remove or replace a client-wide behavior by its type, without rebuilding the
 /// client.
 ///
@@ -49,8 +45,8 @@ public struct BehaviorOverride: RequestBehavior {
     }
 
     /// Overrides take effect when the chain is built; run directly, an override just passes the request on.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         try await next(request)
     }

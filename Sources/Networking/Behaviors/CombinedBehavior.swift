@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Several behaviors run as one, the first outermost.
 ///
 /// In `CombinedBehavior([a, b, c])` the request passes `a`, then `b`, then `c` on its way to the transport and
@@ -18,12 +14,12 @@ public struct CombinedBehavior: RequestBehavior {
     }
 
     /// Runs the request through every behavior in order, then `next`.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         // The composed handler lives only for this call, so `next` does not really escape.
         try await withoutActuallyEscaping(next) { next in
-            try await BehaviorChain(behaviors).handler(context: context, terminal: next)(request)
+            try await BehaviorChain(behaviors).handler(context: context, builtRequest: nil, terminal: next)(request)
         }
     }
 

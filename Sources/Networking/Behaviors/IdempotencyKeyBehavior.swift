@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Adds an `Idempotency-Key` header to non-idempotent requests, so a server can recognise a repeated attempt and
 /// the retry policy may retry them.
 ///
@@ -16,33 +12,27 @@ import Foundation
 /// It works at any position in the chain, including per request inside a client-wide `.retry()`: the retry
 /// decision looks at the request as it was sent.
 public struct IdempotencyKeyBehavior: RequestBehavior {
-    /// The header carrying the key. Default: `Idempotency-Key`, the IETF httpapi draft's name, used by Stripe and
-    /// others.
-    public var headerName: String
+    /// The header carrying the key. Default: ``HTTPField/Name/idempotencyKey`` (`Idempotency-Key`), the IETF
+    /// httpapi draft's name, used by Stripe and others, and the one ``RetryPolicy`` looks for.
+    public var headerName: HTTPField.Name
     /// The methods that get a key. Default: `POST` and `PATCH`, the methods that are not idempotent by definition.
     public var methods: Set<HTTPMethod>
-
-    /// The default header name.
-    public static let defaultHeaderName = "Idempotency-Key"
 
     /// Creates the behavior.
     ///
     /// - Parameters:
     ///   - headerName: The header carrying the key.
     ///   - methods: The methods that get a key.
-    public init(
-        headerName: String = IdempotencyKeyBehavior.defaultHeaderName, methods: Set<HTTPMethod> = [.post, .patch]
-    ) {
+    public init(headerName: HTTPField.Name = .idempotencyKey, methods: Set<HTTPMethod> = [.post, .patch]) {
         self.headerName = headerName
         self.methods = methods
     }
 
     /// Sets the key from the call's id unless the method is exempt or the request already has a key.
-    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        guard methods.contains(method), request.value(forHTTPHeaderField: headerName) == nil else { return request }
+    public func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
+        guard methods.contains(request.method), !request.headerFields.contains(headerName) else { return request }
         var request = request
-        request.setValue(context.callID.uuidString.lowercased(), forHTTPHeaderField: headerName)
+        request.headerFields[headerName] = context.callID.uuidString.lowercased()
         return request
     }
 }

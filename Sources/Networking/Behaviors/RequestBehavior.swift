@@ -1,11 +1,7 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The rest of the chain below a behavior: call it to send the request onwards and get the outcome back.
-public typealias NextHandler = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+public typealias NextHandler = @Sendable (HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body)
 
 /// A side effect or policy wrapped around every call of a ``NetworkClient``: headers, logging, retry, counters.
 ///
@@ -26,7 +22,9 @@ public typealias NextHandler = @Sendable (URLRequest) async throws -> (Data, HTT
 /// ```swift
 /// struct Timing: RequestBehavior {
 ///     let report: @Sendable (Duration) -> Void
-///     func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (Data, HTTPURLResponse) {
+///     func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws
+///         -> (HTTPResponse, HTTPResponse.Body)
+///     {
 ///         let start = ContinuousClock.now
 ///         defer { report(ContinuousClock.now - start) }
 ///         return try await next(request)
@@ -40,7 +38,8 @@ public typealias NextHandler = @Sendable (URLRequest) async throws -> (Data, HTT
 /// ### Rules
 /// Be `Sendable`; keep mutable state behind a lock or an actor; rethrow `CancellationError` untouched; call `next`
 /// once unless you are retrying. Errors a behavior throws itself reach the caller as ``NetworkError`` of kind
-/// ``NetworkError/Kind/behavior(_:)``, naming the behavior's type.
+/// ``NetworkError/Kind/behavior(_:)``, naming the behavior's type. Every header a behavior writes is checked as it
+/// is written (see ``HTTPFields``): a bad one fails the call with `invalidRequest` before any I/O.
 public protocol RequestBehavior: Sendable {
     /// Wraps one pass of the request through this behavior. The default implementation runs the hooks.
     ///
@@ -48,22 +47,22 @@ public protocol RequestBehavior: Sendable {
     ///   - request: The request as the outer behaviors left it.
     ///   - context: Facts about the call, the same for every behavior and attempt.
     ///   - next: The rest of the chain. Call it once to send; again to retry; not at all to answer locally.
-    /// - Returns: The body and response head to hand back to the outer behaviors.
-    func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    /// - Returns: The response head and body to hand back to the outer behaviors.
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     )
 
     /// Headers to add. They replace the same headers from outer behaviors but never a header the request set.
     var additionalHeaders: [String: String] { get }
 
     /// Returns the request to send, changed as needed. Runs after `additionalHeaders`, before `beforeSend`.
-    func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest
+    func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest
 
     /// Called just before the request goes on down the chain.
-    func beforeSend(request: URLRequest, context: RequestContext) async
+    func beforeSend(request: HTTPRequest, context: RequestContext) async
 
     /// Called when the rest of the chain returned an acceptable response. Paired with one `beforeSend`.
-    func afterSuccess(response: HTTPURLResponse, data: Data, context: RequestContext) async
+    func afterSuccess(response: HTTPResponse, body: HTTPResponse.Body, context: RequestContext) async
 
     /// Called when the rest of the chain threw, `CancellationError` included. Paired with one `beforeSend`.
     func afterFailure(error: any Error, context: RequestContext) async
@@ -74,32 +73,36 @@ extension RequestBehavior {
     public var additionalHeaders: [String: String] { [:] }
 
     /// The request unchanged.
-    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
+    public func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest { request }
 
     /// Does nothing.
-    public func beforeSend(request: URLRequest, context: RequestContext) async {}
+    public func beforeSend(request: HTTPRequest, context: RequestContext) async {}
 
     /// Does nothing.
-    public func afterSuccess(response: HTTPURLResponse, data: Data, context: RequestContext) async {}
+    public func afterSuccess(response: HTTPResponse, body: HTTPResponse.Body, context: RequestContext) async {}
 
     /// Does nothing.
     public func afterFailure(error: any Error, context: RequestContext) async {}
 
     /// Applies `additionalHeaders`, `modify`, `beforeSend`, then calls `next` and reports the outcome to
     /// `afterSuccess` or `afterFailure` before returning or rethrowing it.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         var request = request
-        for (name, value) in additionalHeaders where !context.explicitHeaderNames.contains(name.lowercased()) {
-            request.setValue(value, forHTTPHeaderField: name)
+        let headers = additionalHeaders
+        if !headers.isEmpty {
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                let name = HTTPField.Name(name)
+                if !context.explicitHeaderNames.contains(name.canonicalName) { request.headerFields[name] = value }
+            }
         }
         request = try await modify(request: request, context: context)
         await beforeSend(request: request, context: context)
         do {
-            let (data, response) = try await next(request)
-            await afterSuccess(response: response, data: data, context: context)
-            return (data, response)
+            let (response, body) = try await next(request)
+            await afterSuccess(response: response, body: body, context: context)
+            return (response, body)
         } catch {
             await afterFailure(error: error, context: context)
             throw error

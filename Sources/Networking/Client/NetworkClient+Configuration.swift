@@ -14,20 +14,22 @@ extension NetworkClient {
         /// Decodes JSON responses.
         public var decoder: JSONDecoder
         /// Status codes treated as success. Any other status throws ``NetworkError/Kind/unacceptableStatus(_:)``.
+        /// Default: 200-299.
         public var acceptableStatusCodes: Set<Int>
-        /// The time limit of each attempt, enforced by the client whatever the transport does.
+        /// The time limit of each attempt, enforced by the client whatever the transport does. Default: 60 seconds,
+        /// as `URLRequest`'s default, but enforced as a total rather than an idle timer.
         public var timeout: Duration
-        /// The time limit of a whole call, retries and back-off included. `nil` for none.
+        /// The time limit of a whole call, retries and back-off included; `nil` for none. Default: 5 minutes, so
+        /// retries with back-off can never run unbounded.
         public var deadline: Duration?
-        /// The clock for timeouts and deadlines.
+        /// The clock for timeouts and deadlines. Default: ``SystemClock``.
         public var clock: any NetworkClock
-
-        /// Default per-attempt time limit: 60 seconds, as `URLRequest`'s default, but enforced as a total.
-        public static let defaultTimeout: Duration = .seconds(60)
-        /// Default whole-call time limit: 5 minutes, so retries with back-off can never run unbounded.
-        public static let defaultDeadline: Duration = .seconds(300)
-        /// Default acceptable statuses: 200-299.
-        public static let defaultAcceptableStatusCodes: Set<Int> = Set(200..<300)
+        /// Header names whose values are secrets in every request of this client, in any letter case, such as
+        /// `X-API-Key` set by a request or a behavior of your own. Their fields are marked sensitive whoever writes
+        /// them: redacted in logs and error texts, and removed when a redirect leaves the request's origin.
+        /// `Authorization`, `Proxy-Authorization`, `Cookie` and the headers of the credential behaviors are
+        /// sensitive without being named. Default: none.
+        public var sensitiveHeaderNames: Set<String>
 
         /// Creates a configuration.
         ///
@@ -38,19 +40,21 @@ extension NetworkClient {
         ///   - encoder: Encodes JSON bodies.
         ///   - decoder: Decodes JSON responses.
         ///   - acceptableStatusCodes: Statuses treated as success; 200-299 by default.
-        ///   - timeout: The limit of each attempt.
-        ///   - deadline: The limit of a whole call, retries included.
+        ///   - timeout: The limit of each attempt; 60 seconds by default.
+        ///   - deadline: The limit of a whole call, retries included; 5 minutes by default.
         ///   - clock: The clock for time limits.
+        ///   - sensitiveHeaderNames: Headers whose values are secrets; none by default.
         public init(
             baseURL: URL?,
             transport: (any HTTPTransport)? = nil,
             behavior: any RequestBehavior = EmptyBehavior(),
             encoder: JSONEncoder = JSONEncoder(),
             decoder: JSONDecoder = JSONDecoder(),
-            acceptableStatusCodes: Set<Int> = Configuration.defaultAcceptableStatusCodes,
-            timeout: Duration = Configuration.defaultTimeout,
-            deadline: Duration? = Configuration.defaultDeadline,
-            clock: any NetworkClock = SystemClock()
+            acceptableStatusCodes: Set<Int> = Set(200..<300),
+            timeout: Duration = .seconds(60),
+            deadline: Duration? = .seconds(300),
+            clock: any NetworkClock = SystemClock(),
+            sensitiveHeaderNames: Set<String> = []
         ) {
             self.baseURL = baseURL
             self.transport = transport ?? makeDefaultTransport()
@@ -61,6 +65,7 @@ extension NetworkClient {
             self.timeout = timeout
             self.deadline = deadline
             self.clock = clock
+            self.sensitiveHeaderNames = sensitiveHeaderNames
         }
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Sends typed ``NetworkRequest``s through a chain of ``RequestBehavior``s and an ``HTTPTransport``.
 ///
 /// Build one client at start-up with the behaviors every call needs, and pass per-request behaviors at call sites:
@@ -18,23 +14,33 @@ import Foundation
 /// ```
 /// The client is immutable and `Sendable`: share it freely between tasks.
 ///
-/// Each call: builds the `URLRequest` and refuses a bad one before any I/O; runs it through the client-wide
+/// Each call: builds the ``HTTPRequest`` and refuses a bad one before any I/O; runs it through the client-wide
 /// behavior, then the per-request behavior, then the transport; checks the status; decodes the body. Every
 /// failure is a ``NetworkError`` naming the request, except cancellation, which is `CancellationError`.
 public final class NetworkClient: Sendable {
     /// What the client was built from.
     public let configuration: Configuration
 
-    /// The base URL, checked once.
-    let base: URLBuilder.Base?
+    /// Builds each call's request; the base URL is checked once, here.
+    let builder: RequestBuilder
     /// The client-wide behavior, flattened once.
     let clientWideChain: BehaviorChain
+    /// The transport, when it keeps time limits itself and the client runs on real time.
+    let limitedTransport: (any TimeLimitedTransport)?
 
     /// Creates a client from a full configuration.
+    ///
+    /// - Parameter configuration: Everything the client is built from.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.base = configuration.baseURL.map(URLBuilder.Base.init)
+        self.builder = RequestBuilder(
+            baseURL: configuration.baseURL, encoder: configuration.encoder,
+            sensitiveHeaderNames: configuration.sensitiveHeaderNames)
         self.clientWideChain = BehaviorChain([configuration.behavior])
+        // The default transport enforces a limit in its own table without a task or timer per call; it runs on
+        // real time, so only when the client's clock is the system clock.
+        self.limitedTransport =
+            configuration.clock is SystemClock ? configuration.transport as? any TimeLimitedTransport : nil
     }
 
     /// Creates a client.
@@ -77,26 +83,31 @@ public final class NetworkClient: Sendable {
         behavior: any RequestBehavior = EmptyBehavior()
     ) async throws -> NetworkResponse<Response> {
         let name = request.name
-        let urlRequest = try buildURLRequest(request, name: name)
-        let deadline = (request.deadline ?? configuration.deadline).map {
-            CallDeadline(limit: $0, clock: configuration.clock)
-        }
+        let built = try builder.build(request, name: name)
+        let clock = configuration.clock
+        let deadline = (request.deadline ?? configuration.deadline).map { CallDeadline(limit: $0, clock: clock) }
+        let timeout = request.timeout ?? configuration.timeout
+        let explicit = request.headers.isEmpty ? [] : Set(request.headers.map(\.name.canonicalName))
         let context = RequestContext(
-            requestName: name, callID: CallIDs.next(), explicitHeaderNames: Set(request.headers.keys),
-            deadline: deadline)
+            requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
+            attemptTimeout: timeout, clock: clock)
+        let attempt = Attempt(
+            name: name, builtRequest: built, transport: configuration.transport, limitedTransport: limitedTransport,
+            clock: clock, timeout: timeout, deadline: deadline,
+            acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
+            sensitiveHeaderNames: builder.sensitiveHeaderNames)
         let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
-        let terminal = attemptHandler(
-            name: name, timeout: request.timeout ?? configuration.timeout, deadline: deadline,
-            acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes)
-        let (data, response) = try await chain.handler(context: context, terminal: terminal)(urlRequest)
+        let (response, body) = try await chain.handler(context: context, builtRequest: built, terminal: attempt.run)(
+            built)
+        let data = body.data ?? Data()
         do {
             let value = try request.decode(data, response, configuration.decoder)
-            return NetworkResponse(value: value, data: data, httpResponse: response, request: urlRequest)
+            return NetworkResponse(value: value, response: response, body: data, builtRequest: built)
         } catch {
             throw NetworkError(
                 .decoding, requestName: name,
                 message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
-                request: urlRequest, response: response, body: data, underlyingError: error)
+                builtRequest: built, response: response, body: data, underlyingError: error)
         }
     }
 

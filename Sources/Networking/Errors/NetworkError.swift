@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The one error ``NetworkClient`` throws (besides `CancellationError`): which stage failed, for which request,
 /// with the response, body and underlying error when there were any.
 ///
@@ -16,6 +12,13 @@ import Foundation
 /// ```
 ///
 /// Cancellation is never wrapped: a cancelled call throws `CancellationError`, so no retry acts on it.
+///
+/// Its texts (``description``, string interpolation, `localizedDescription`) never contain a secret of the request
+/// that was sent: the values of sensitive header fields (`Authorization`, `Cookie`, `Proxy-Authorization`, and any
+/// field marked sensitive, such as a custom API-key header set by `.authorization`), their credential part after
+/// the scheme, and the values of secret query parameters (``Redaction/defaultQueryParameterNames``) are replaced
+/// by `<redacted>` wherever they appear, a body that echoes them included. The stored ``body`` and ``message``
+/// are left as they came, for code that needs them.
 public struct NetworkError: Error, Sendable {
     /// The stage that failed.
     public enum Kind: Sendable, Hashable {
@@ -49,64 +52,77 @@ public struct NetworkError: Error, Sendable {
     public let requestName: String
     /// What went wrong, in a sentence.
     public let message: String
-    /// The request as it was about to be sent, when it had been built.
-    public let request: URLRequest?
+    /// The request as the client built it from the ``NetworkRequest``, before behaviors changed it; `nil` when it
+    /// could not be built.
+    public let builtRequest: HTTPRequest?
+    /// The request as the transport received it on the attempt that failed, after every behavior ran; `nil` when
+    /// no attempt reached the transport.
+    public let sentRequest: HTTPRequest?
     /// The response head, when one arrived.
-    public let response: HTTPURLResponse?
+    public let response: HTTPResponse?
     /// The response body, when one arrived.
     public let body: Data?
     /// The error behind this one: a ``TransportError``, `DecodingError`, `EncodingError` or a behavior's error.
     public let underlyingError: (any Error)?
 
     /// Creates an error. The client creates these; behaviors and transports may too.
+    ///
+    /// - Parameters:
+    ///   - kind: The stage that failed.
+    ///   - requestName: The request's name.
+    ///   - message: What went wrong, in a sentence.
+    ///   - builtRequest: The request as built, if it was.
+    ///   - sentRequest: The request as the transport received it, if it did.
+    ///   - response: The response head, if one arrived.
+    ///   - body: The response body, if one arrived.
+    ///   - underlyingError: The error behind this one.
     public init(
         _ kind: Kind,
         requestName: String,
         message: String,
-        request: URLRequest? = nil,
-        response: HTTPURLResponse? = nil,
+        builtRequest: HTTPRequest? = nil,
+        sentRequest: HTTPRequest? = nil,
+        response: HTTPResponse? = nil,
         body: Data? = nil,
         underlyingError: (any Error)? = nil
     ) {
         self.kind = kind
         self.requestName = requestName
         self.message = message
-        self.request = request
+        self.builtRequest = builtRequest
+        self.sentRequest = sentRequest
         self.response = response
         self.body = body
         self.underlyingError = underlyingError
     }
 
     /// The status code of the response, when one arrived.
-    public var statusCode: Int? { response?.statusCode }
+    public var statusCode: Int? { response?.status.code }
 
     /// The ``TransportError`` behind a transport failure.
     public var transportError: TransportError? { underlyingError as? TransportError }
 
-    /// Up to `limit` characters of the body as text, with control characters escaped; empty when there is none.
+    /// Up to `limit` characters of the body as text, with control characters escaped and the request's secrets
+    /// redacted; empty when there is none.
+    ///
+    /// - Parameter limit: The most bytes of the body to show.
+    /// - Returns: The snippet, ending with `… (N bytes)` when the body is longer.
     public func bodySnippet(limit: Int = 256) -> String {
         guard let body, !body.isEmpty else { return "" }
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    escaped += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return body.count > limit ? escaped + "… (\(body.count) bytes)" : escaped
+        let text = DisplayText.escapingControlCharacters(String(decoding: body.prefix(max(limit, 0)), as: UTF8.self))
+        let snippet = body.count > limit ? text + "… (\(body.count) bytes)" : text
+        return Redaction.scrub(snippet, secrets: secrets)
+    }
+
+    /// The secrets of the request as sent (or as built), in every form they may be echoed in.
+    var secrets: [String] {
+        guard let request = sentRequest ?? builtRequest else { return [] }
+        return Redaction.default.secrets(in: request)
     }
 }
 
-extension NetworkError: CustomStringConvertible {
-    /// One line for a log: `NetworkError.unacceptableStatus(503) for GET /users/42: … body: {…}`.
+extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
+    /// One line for a log: `NetworkError.unacceptableStatus(503) for GET /users/42: … body: {…}`, secrets redacted.
     public var description: String {
         var line = "NetworkError.\(kind) for \(requestName): \(message)"
         if let underlyingError, !message.contains("\(underlyingError)") {
@@ -114,8 +130,11 @@ extension NetworkError: CustomStringConvertible {
         }
         let snippet = bodySnippet()
         if !snippet.isEmpty { line += " body: \(snippet)" }
-        return line
+        return Redaction.scrub(DisplayText.escapingControlCharacters(line), secrets: secrets)
     }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
 }
 
 extension NetworkError.Kind: CustomStringConvertible {
@@ -134,6 +153,6 @@ extension NetworkError.Kind: CustomStringConvertible {
 }
 
 extension NetworkError: LocalizedError {
-    /// The same text as ``description``.
+    /// The same text as ``description``, secrets redacted.
     public var errorDescription: String? { description }
 }

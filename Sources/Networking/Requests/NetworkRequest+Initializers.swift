@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension NetworkRequest where Response: Decodable {
     /// Creates a request to `path`, relative to the client's base URL, whose answer is decoded as `Response`.
     ///
@@ -21,7 +17,7 @@ extension NetworkRequest where Response: Decodable {
         _ method: HTTPMethod = .get,
         path: String,
         query: [URLQueryItem] = [],
-        headers: [String: String] = [:],
+        headers: HTTPFields = [:],
         body: RequestBody? = nil,
         timeout: Duration? = nil
     ) {
@@ -43,7 +39,7 @@ extension NetworkRequest where Response: Decodable {
         _ method: HTTPMethod = .get,
         url: URL,
         query: [URLQueryItem] = [],
-        headers: [String: String] = [:],
+        headers: HTTPFields = [:],
         body: RequestBody? = nil,
         timeout: Duration? = nil
     ) {
@@ -67,7 +63,7 @@ extension NetworkRequest where Response == Void {
         _ method: HTTPMethod = .get,
         path: String,
         query: [URLQueryItem] = [],
-        headers: [String: String] = [:],
+        headers: HTTPFields = [:],
         body: RequestBody? = nil,
         timeout: Duration? = nil
     ) {
@@ -89,7 +85,7 @@ extension NetworkRequest where Response == Void {
         _ method: HTTPMethod = .get,
         url: URL,
         query: [URLQueryItem] = [],
-        headers: [String: String] = [:],
+        headers: HTTPFields = [:],
         body: RequestBody? = nil,
         timeout: Duration? = nil
     ) {

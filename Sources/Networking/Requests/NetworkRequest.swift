@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A typed description of one HTTP call: what to send, and how to turn the answer into `Response`.
 ///
 /// A request is a plain value; nothing is sent until ``NetworkClient/send(_:behavior:)`` is called, so requests
@@ -30,7 +26,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     }
 
     /// Turns a received body into `Response`. Receives the body, the response head and the client's decoder.
-    public typealias Decode = @Sendable (Data, HTTPURLResponse, JSONDecoder) throws -> Response
+    public typealias Decode = @Sendable (Data, HTTPResponse, JSONDecoder) throws -> Response
 
     /// The HTTP method.
     public var method: HTTPMethod
@@ -38,8 +34,9 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     public var endpoint: Endpoint
     /// Query items appended to the URL, in order. `nil` values are sent as a bare name.
     public var query: [URLQueryItem]
-    /// Header fields set on this request. They take precedence over headers added by behaviors' `additionalHeaders`.
-    public var headers: [String: String]
+    /// Header fields set on this request, sent with the letter case they are written in. They take precedence over
+    /// headers added by behaviors' `additionalHeaders`. Every write is checked (see ``HTTPFields``).
+    public var headers: HTTPFields
     /// The body, if any. `GET` and `HEAD` requests may not have one.
     public var body: RequestBody?
     /// The time limit of each attempt, overriding the client's ``NetworkClient/Configuration/timeout``.
@@ -65,7 +62,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         method: HTTPMethod,
         endpoint: Endpoint,
         query: [URLQueryItem] = [],
-        headers: [String: String] = [:],
+        headers: HTTPFields = [:],
         body: RequestBody? = nil,
         timeout: Duration? = nil,
         decode: @escaping Decode

@@ -1,14 +1,10 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The decoding rules behind ``NetworkRequest``'s typed initialisers.
 enum ResponseDecoding {
     /// Decodes `T` from a body: `Data`, `String` and ``EmptyResponse`` by their own rules, anything else as JSON.
     @Sendable
-    static func decodable<T: Decodable>(_ data: Data, _ response: HTTPURLResponse, _ decoder: JSONDecoder) throws -> T {
+    static func decodable<T: Decodable>(_ data: Data, _ response: HTTPResponse, _ decoder: JSONDecoder) throws -> T {
         if let raw = T.self as? any RawBodyDecodable.Type {
             // The dynamic check above guarantees the cast.
             return try raw.init(body: data, response: response) as! T
@@ -23,20 +19,20 @@ enum ResponseDecoding {
 
 /// Types read from a body without JSON.
 protocol RawBodyDecodable {
-    init(body: Data, response: HTTPURLResponse) throws
+    init(body: Data, response: HTTPResponse) throws
 }
 
 extension Data: RawBodyDecodable {
-    init(body: Data, response: HTTPURLResponse) { self = body }
+    init(body: Data, response: HTTPResponse) { self = body }
 }
 
 extension EmptyResponse: RawBodyDecodable {
-    init(body: Data, response: HTTPURLResponse) { self.init() }
+    init(body: Data, response: HTTPResponse) { self.init() }
 }
 
 extension String: RawBodyDecodable {
-    init(body: Data, response: HTTPURLResponse) throws {
-        let encoding = Self.encoding(fromContentType: response.value(forHTTPHeaderField: "Content-Type"))
+    init(body: Data, response: HTTPResponse) throws {
+        let encoding = Self.encoding(fromContentType: response.headerFields[.contentType])
         guard let text = String(data: body, encoding: encoding) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The body is not valid text in encoding \(encoding)."))

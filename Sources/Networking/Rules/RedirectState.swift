@@ -13,34 +13,13 @@ import Foundation
 ///    method becomes `GET`, the headers describing the body go with it (`Content-Type`, `Content-Length`,
 ///    `Content-Encoding`, `Content-Language`, `Content-Location`, `Transfer-Encoding`).
 /// 5. Credentials: once a hop leaves the original origin (scheme, host or port), `Authorization`, `Cookie`,
-///    `Proxy-Authorization` and every header named in `sensitiveHeaderNames` are removed, on that hop and every
-///    later one. Hops within the original origin keep them.
+///    `Proxy-Authorization` and every field marked sensitive are removed, on that hop and every later one. Hops
+///    within the original origin keep them.
 package struct RedirectState: Sendable {
-    /// One request of the chain of hops: what the next one is made from.
-    package struct Hop: Sendable, Equatable {
-        package var method: String
-        package var url: URL
-        /// Header fields in order, names as written.
-        package var headers: [(name: String, value: String)]
-        package var body: Data?
-
-        package init(method: String, url: URL, headers: [(name: String, value: String)], body: Data?) {
-            self.method = method
-            self.url = url
-            self.headers = headers
-            self.body = body
-        }
-
-        package static func == (lhs: Hop, rhs: Hop) -> Bool {
-            lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
-                && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
-        }
-    }
-
     /// What to do with a response.
-    package enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable {
         /// Send this request next.
-        case follow(Hop)
+        case follow(HTTPRequest)
         /// Fail the call.
         case refuse(TransportError.Code, String)
         /// Not a redirect to follow: the response is the answer.
@@ -60,7 +39,7 @@ package struct RedirectState: Sendable {
         }
     }
 
-    /// Headers that never follow a redirect to another origin, whatever the configuration says.
+    /// Headers that never follow a redirect to another origin, whether marked sensitive or not.
     package static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Headers that describe a body, dropped with it when a redirect turns the request into a `GET`.
@@ -74,25 +53,21 @@ package struct RedirectState: Sendable {
 
     /// The most redirects followed in one call.
     package let limit: Int
-    /// Lower-cased names removed on a cross-origin hop, the credential headers included.
-    package let strippedHeaderNames: Set<String>
     /// The origin of the first request.
-    package let origin: Origin
+    package let origin: Origin?
     /// How many redirects were followed so far.
     package private(set) var count = 0
     /// Whether a hop has left the original origin: from then on, credentials stay off.
     package private(set) var leftOrigin = false
 
-    /// Starts the rules for a call whose first request goes to `url`.
+    /// Starts the rules for a call whose first request is `request`.
     ///
     /// - Parameters:
-    ///   - url: The first request's URL.
+    ///   - request: The first request.
     ///   - limit: The most redirects to follow.
-    ///   - sensitiveHeaderNames: Further headers to remove on a cross-origin hop, in any case.
-    package init(url: URL, limit: Int, sensitiveHeaderNames: Set<String> = []) {
-        self.origin = Origin(url)
+    package init(for request: HTTPRequest, limit: Int) {
+        self.origin = request.url.map(Origin.init)
         self.limit = limit
-        self.strippedHeaderNames = Self.credentialHeaderNames.union(sensitiveHeaderNames.map { $0.lowercased() })
     }
 
     /// Decides what follows `status` with `location`, answered to `current`.
@@ -102,15 +77,16 @@ package struct RedirectState: Sendable {
     ///   - location: The raw `Location` header, if any.
     ///   - current: The request that got this answer.
     /// - Returns: The next request, a refusal, or ``Decision/deliver``.
-    package mutating func decide(status: Int, location: String?, current: Hop) -> Decision {
+    package mutating func decide(status: Int, location: String?, current: HTTPRequest) -> Decision {
         guard Self.followedStatuses.contains(status) else { return .deliver }
-        guard let location, !location.isEmpty, let target = URL(string: location, relativeTo: current.url)?.absoluteURL
+        guard let location, !location.isEmpty, let currentURL = current.url,
+            let target = URL(string: location, relativeTo: currentURL)?.absoluteURL
         else { return .deliver }
         let scheme = target.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https", let host = target.host, !host.isEmpty else {
             return .refuse(.redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(scheme)\") was refused")
         }
-        if current.url.scheme?.lowercased() == "https" && scheme == "http" {
+        if current.scheme == "https" && scheme == "http" {
             return .refuse(.redirectRefused, "a redirect from https to http was refused")
         }
         count += 1
@@ -118,26 +94,21 @@ package struct RedirectState: Sendable {
             return .refuse(.tooManyRedirects, "more than \(limit) redirect\(limit == 1 ? "" : "s")")
         }
         var next = current
-        next.url = Self.withoutFragment(target)
-        let becomesGET =
-            (status == 303 && current.method != "HEAD") || ([301, 302].contains(status) && current.method == "POST")
-        if becomesGET {
-            next.method = "GET"
-            next.body = nil
-            next.headers.removeAll { Self.bodyHeaderNames.contains($0.name.lowercased()) }
+        next.url = target
+        if let reason = next.invalidReason, current.invalidReason == nil {
+            return .refuse(.redirectRefused, "the redirect target cannot be requested: \(reason)")
+        }
+        if (status == 303 && current.method != .head) || ([301, 302].contains(status) && current.method == .post) {
+            next.method = .get
+            next.body = .none
+            next.headerFields.removeAll { Self.bodyHeaderNames.contains($0.name.canonicalName) }
         }
         if Origin(target) != origin { leftOrigin = true }
         if leftOrigin {
-            next.headers.removeAll { strippedHeaderNames.contains($0.name.lowercased()) }
+            next.headerFields.removeAll {
+                $0.isSensitive || Self.credentialHeaderNames.contains($0.name.canonicalName)
+            }
         }
         return .follow(next)
-    }
-
-    private static func withoutFragment(_ url: URL) -> URL {
-        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            return url
-        }
-        components.fragment = nil
-        return components.url ?? url
     }
 }

@@ -14,20 +14,18 @@ extension FixtureTransport {
     struct Route: Sendable {
         let key: String
         let method: String
-        let segments: [String]
+        let path: PathPattern
         let query: [String: String]
         let steps: [ResponseSpec]
 
+        var segments: [String] { path.segments }
+
         func matches(method: String, segments: [String], query: [String: String]) -> Bool {
-            guard method == self.method, segments.count == self.segments.count else { return false }
-            for (expected, found) in zip(self.segments, segments) where expected != "*" && expected != found {
-                return false
-            }
-            return self.query.allSatisfy { query[$0.key] == $0.value }
+            method == self.method && path.matches(segments) && self.query.allSatisfy { query[$0.key] == $0.value }
         }
 
         /// More query items, then more literal segments, is more specific.
-        var specificity: Int { query.count * 1_000 + segments.filter { $0 != "*" }.count }
+        var specificity: Int { query.count * 1_000 + path.literalSegmentCount }
     }
 
     /// The parsed manifest: its routes, in file order.
@@ -85,10 +83,7 @@ extension FixtureTransport {
             } else {
                 steps = [try response(spec, at: "routes[\"\(key)\"]")]
             }
-            return Route(
-                key: key, method: parts[0].uppercased(),
-                segments: FixtureTransport.segments(of: path).map { $0.removingPercentEncoding ?? $0 }, query: query,
-                steps: steps)
+            return Route(key: key, method: parts[0].uppercased(), path: PathPattern(path), query: query, steps: steps)
         }
 
         private static func response(_ value: Any, at place: String) throws(Problem) -> ResponseSpec {

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An ``HTTPTransport`` that answers from a folder of JSON files, for developing before the backend exists and
 /// for demos and tests that must not touch the network.
 ///
@@ -97,32 +93,24 @@ public final class FixtureTransport: HTTPTransport {
     /// - Parameter request: The request to answer.
     /// - Returns: The fixture's body and a response head.
     /// - Throws: ``FixtureError`` when no valid fixture answers the request; `CancellationError` when cancelled.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
         try Task.checkCancellation()
-        let method = (request.httpMethod ?? "GET").uppercased()
-        let url = request.url ?? directory
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        let fullPath = components?.percentEncodedPath ?? url.path
-        let segments = try relativeSegments(of: fullPath, method: method)
+        let method = request.method.rawValue.uppercased()
+        let segments = try relativeSegments(of: request.pathWithoutQuery, method: method)
         let name = "\(method) /\(segments.joined(separator: "/"))"
-        let query = (components?.queryItems ?? []).reduce(into: [String: String]()) { $0[$1.name] = $1.value ?? "" }
+        let query = request.queryItems.reduce(into: [String: String]()) { $0[$1.name] = $1.value ?? "" }
 
         let spec = try nextSpec(method: method, segments: segments, query: query, requestName: name)
         let conventional = Self.fileName(method: method, segments: segments)
         let (body, file) = try body(for: spec, conventional: conventional, requestName: name)
         if let delay = spec.delay { try await clock.sleep(for: delay) }
 
-        var headers = spec.headers
-        if file.hasSuffix(".json") || spec.body != nil,
-            !headers.keys.contains(where: { $0.lowercased() == "content-type" })
-        {
-            headers["Content-Type"] = "application/json"
+        var headers = HTTPFields(spec.headers)
+        if file.hasSuffix(".json") || spec.body != nil, !headers.contains(.contentType) {
+            headers[.contentType] = "application/json"
         }
         headers["X-Fixture-File"] = file
-        let response = HTTPURLResponse(
-            url: url, statusCode: spec.status, httpVersion: "HTTP/1.1", headerFields: headers)
-        guard let response else { throw TransportError(.other, "cannot build a response for \(name)") }
-        return (body, response)
+        return (HTTPResponse(status: .init(code: spec.status), headerFields: headers, url: request.url), body)
     }
 
     /// Reads the manifest and every file it names, throwing the first problem: call it at start-up or in a test
@@ -230,6 +218,7 @@ public final class FixtureTransport: HTTPTransport {
         return segments
     }
 
+    /// The raw segments of `path` without its query (percent-encoded, as they name files).
     static func segments(of path: String) -> [String] {
         let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return bare.split(separator: "/").map(String.init)

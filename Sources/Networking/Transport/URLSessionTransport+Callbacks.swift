@@ -27,7 +27,7 @@ extension URLSessionTransportDelegate {
             call.response = head
             return call.hop.method
         }
-        let bodiless = method == "HEAD" || head.map { [204, 304].contains($0.statusCode) } == true
+        let bodiless = method == .head || head.map { [204, 304].contains($0.statusCode) } == true
         let length = response.expectedContentLength
         if !bodiless && length > maximumBodySize {
             fail(dataTask, .responseTooLarge, "Content-Length \(length) exceeds the limit of \(maximumBodySize) bytes")
@@ -136,16 +136,16 @@ extension URLSessionTransportDelegate {
             case .refuse(let code, let message):
                 return .refuse(code, message)
             case .follow(let hop):
+                guard
+                    let request = Self.urlRequest(
+                        for: hop, timeoutInterval: call.timeoutInterval, closesConnection: call.closesConnection)
+                else {
+                    return .refuse(.redirectRefused, "the redirect target cannot form a URL")
+                }
                 table.callOfTask[key] = nil
                 call.hop = hop
                 call.data = Data()
                 call.response = nil
-                var request = URLRequest(url: hop.url)
-                request.httpMethod = hop.method
-                request.timeoutInterval = call.timeoutInterval
-                request.allHTTPHeaderFields = Dictionary(
-                    hop.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-                request.httpBody = hop.body
                 return .follow(request)
             }
         }

@@ -20,11 +20,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var challengeRejected = false
         let deadline: DispatchTime?
         /// The request of the hop being sent: every redirect is followed by this transport, from it.
-        var hop: RedirectState.Hop
+        var hop: HTTPRequest
         /// The redirect rules, with the count and origin of this call.
         var redirects: RedirectState
         /// The time limit Foundation is given for each hop (the client keeps the real one).
         let timeoutInterval: TimeInterval
+        /// Whether each hop goes out with `Connection: close` (see ``URLSessionTransport/Configuration``).
+        let closesConnection: Bool
     }
 
     /// The calls in flight by call id, the call id of each started task, and the one timer that ends calls whose
@@ -48,24 +50,36 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private let timerQueue = DispatchQueue(label: "Networking.URLSessionTransport.deadlines")
     let maximumBodySize: Int
     let maximumRedirects: Int
-    let sensitiveHeaderNames: Set<String>
     let table = LockedBox(Table())
 
-    init(maximumBodySize: Int, maximumRedirects: Int, sensitiveHeaderNames: Set<String>) {
+    init(maximumBodySize: Int, maximumRedirects: Int) {
         self.maximumBodySize = maximumBodySize
         self.maximumRedirects = maximumRedirects
-        self.sensitiveHeaderNames = sensitiveHeaderNames
+    }
+
+    /// The Foundation request for one hop: its URL, method, every header field in one assignment (repeated fields
+    /// joined, names as written), `Connection: close` when asked, and the body. `nil` when the target cannot form a
+    /// URL.
+    static func urlRequest(for request: HTTPRequest, timeoutInterval: TimeInterval, closesConnection: Bool)
+        -> URLRequest?
+    {
+        guard let url = request.url else { return nil }
+        var urlRequest = URLRequest(url: url, timeoutInterval: timeoutInterval)
+        if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
+        var fields = request.headerFields.joinedByName()
+        if closesConnection { fields["Connection"] = "close" }
+        urlRequest.allHTTPHeaderFields = fields
+        if let body = request.body.data { urlRequest.httpBody = body }
+        return urlRequest
     }
 
     /// Adds a call and returns its id. A call with a deadline ends with ``TimeLimitExceeded`` when it passes.
-    func register(_ request: URLRequest, deadline: DispatchTime?) -> UInt64 {
-        let url = request.url ?? URL(fileURLWithPath: "/")
-        let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+    func register(
+        _ request: HTTPRequest, timeoutInterval: TimeInterval, closesConnection: Bool, deadline: DispatchTime?
+    ) -> UInt64 {
         let call = Call(
-            deadline: deadline,
-            hop: RedirectState.Hop(method: request.httpMethod ?? "GET", url: url, headers: headers, body: request.httpBody),
-            redirects: RedirectState(url: url, limit: maximumRedirects, sensitiveHeaderNames: sensitiveHeaderNames),
-            timeoutInterval: request.timeoutInterval)
+            deadline: deadline, hop: request, redirects: RedirectState(for: request, limit: maximumRedirects),
+            timeoutInterval: timeoutInterval, closesConnection: closesConnection)
         return table.withLock { table in
             table.nextID += 1
             table.calls[table.nextID] = call

@@ -40,15 +40,11 @@ public final class URLSessionTransport: HTTPTransport {
         /// answering `Connection: close` as RFC 9112 §9.6 asks (nginx does); a server that closes without saying so
         /// lets libcurl pool the connection, and concurrent requests can still meet it as it dies.
         public var reusesConnectionsForNonIdempotentRequests: Bool
-        /// Headers that never follow a redirect to another origin (another scheme, host or port), in any letter
-        /// case, besides `Authorization`, `Cookie` and `Proxy-Authorization`, which never do. Name here every
-        /// header that carries a secret, such as `X-API-Key`. Default: none.
-        public var sensitiveHeaderNames: Set<String>
 
         /// The default body limit: 32 MiB.
-        public static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
+        package static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
         /// The default redirect limit: 10.
-        public static let defaultMaximumRedirects = 10
+        package static let defaultMaximumRedirects = 10
 
         /// Creates a configuration.
         ///
@@ -57,19 +53,16 @@ public final class URLSessionTransport: HTTPTransport {
         ///   - maximumRedirects: The most redirects followed; 0 refuses every redirect.
         ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
         ///   - reusesConnectionsForNonIdempotentRequests: Whether `POST`-like requests may use pooled connections.
-        ///   - sensitiveHeaderNames: Further headers removed when a redirect leaves the origin.
         public init(
-            maximumResponseBodySize: Int = Configuration.defaultMaximumResponseBodySize,
-            maximumRedirects: Int = Configuration.defaultMaximumRedirects,
+            maximumResponseBodySize: Int = 32 * 1024 * 1024,
+            maximumRedirects: Int = 10,
             maximumConnectionsPerHost: Int = 6,
-            reusesConnectionsForNonIdempotentRequests: Bool = false,
-            sensitiveHeaderNames: Set<String> = []
+            reusesConnectionsForNonIdempotentRequests: Bool = false
         ) {
             self.maximumResponseBodySize = maximumResponseBodySize
             self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.reusesConnectionsForNonIdempotentRequests = reusesConnectionsForNonIdempotentRequests
-            self.sensitiveHeaderNames = sensitiveHeaderNames
         }
     }
 
@@ -96,8 +89,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let delegate = URLSessionTransportDelegate(
-            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
-            sensitiveHeaderNames: configuration.sensitiveHeaderNames)
+            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Networking.URLSessionTransport"
@@ -112,39 +104,47 @@ public final class URLSessionTransport: HTTPTransport {
         freshConnectionSession.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` on this transport's session.
+    /// Sends `request` on this transport's session. The conversion to Foundation's request happens here, once per
+    /// hop: header names go out as written, repeated fields joined into one.
     ///
     /// - Parameter request: The request to send.
-    /// - Returns: The body and response head, for any status code.
+    /// - Returns: The response head and body, for any status code.
     /// - Throws: `CancellationError` when the calling task is cancelled; ``TransportError`` otherwise.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await send(request, deadline: nil)
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+        try await send(request, limit: nil)
     }
 
     /// Sends `request`, ending it with ``TimeLimitExceeded`` when `timeLimit` passes first.
-    ///
-    /// - Parameters:
-    ///   - request: The request to send.
-    ///   - timeLimit: How long the attempt may take.
-    /// - Returns: The body and response head, for any status code.
-    /// - Throws: ``TimeLimitExceeded``, `CancellationError` or ``TransportError``.
-    public func send(_ request: URLRequest, timeLimit: Duration) async throws -> (Data, HTTPURLResponse) {
-        let limit = timeLimit.clampedForTimers
-        let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-        return try await send(request, deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+    package func send(_ request: HTTPRequest, timeLimit: Duration) async throws -> (HTTPResponse, Data) {
+        try await send(request, limit: timeLimit.clampedForTimers)
     }
 
-    private func send(_ request: URLRequest, deadline: DispatchTime?) async throws -> (Data, HTTPURLResponse) {
+    /// The timeout handed to Foundation for a call limited to `limit`. libcurl truncates sub-second timeouts (0.3 s
+    /// becomes 1 ms) and resets its timer on every byte: it gets the limit rounded up to whole seconds plus one, so
+    /// the transport's own timer always fires first. Without a limit, Foundation's default of 60 seconds.
+    package static func foundationTimeout(for limit: Duration?) -> TimeInterval {
+        limit.map { $0.seconds.rounded(.up) + 1 } ?? 60
+    }
+
+    private func send(_ request: HTTPRequest, limit: Duration?) async throws -> (HTTPResponse, Data) {
         let freshConnection =
-            !configuration.reusesConnectionsForNonIdempotentRequests
-            && !HTTPMethod(rawValue: request.httpMethod ?? "GET").isIdempotent
-        var outgoing = request
-        if freshConnection { outgoing.setValue("close", forHTTPHeaderField: "Connection") }
-        let request = outgoing
+            !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
+        let timeoutInterval = Self.foundationTimeout(for: limit)
+        guard
+            let urlRequest = URLSessionTransportDelegate.urlRequest(
+                for: request, timeoutInterval: timeoutInterval, closesConnection: freshConnection)
+        else {
+            throw TransportError(.other, "the request's target cannot form a URL")
+        }
+        let deadline = limit.map { limit in
+            let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+            return DispatchTime.now() + .nanoseconds(Int(clamping: nanoseconds))
+        }
         let session = freshConnection ? freshConnectionSession : self.session
         let calls = self.calls
-        let call = calls.register(request, deadline: deadline)
-        return try await withTaskCancellationHandler {
+        let call = calls.register(
+            request, timeoutInterval: timeoutInterval, closesConnection: freshConnection, deadline: deadline)
+        let (data, response) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard calls.attach(continuation, to: call) else { return }
                 // On Linux, creating and resuming a task `sync`s onto the session's work queue and can block for
@@ -154,7 +154,7 @@ public final class URLSessionTransport: HTTPTransport {
                 calls.queue.async { [self] in
                     withExtendedLifetime(self) {
                         guard calls.isPending(call) else { return }
-                        let task = session.dataTask(with: request)
+                        let task = session.dataTask(with: urlRequest)
                         if calls.bind(task, to: call) {
                             task.resume()
                         } else {
@@ -166,6 +166,7 @@ public final class URLSessionTransport: HTTPTransport {
         } onCancel: {
             calls.finish(call, with: .failure(CancellationError()))
         }
+        return (HTTPResponse(response), data)
     }
 }
 

@@ -80,7 +80,7 @@ import Testing
         // When
         let calls = outcomes.map { outcome in
             Task {
-                let result: Result<(Data, HTTPURLResponse), any Error>
+                let result: Result<(HTTPResponse, HTTPResponse.Body), any Error>
                 do {
                     result = .success(
                         try await behavior.intercept(sampleRequest, context: RequestContext()) { request in
@@ -180,7 +180,7 @@ import Testing
 
 private let sampleRequest = BehaviorFakes.request
 
-private func okResponse(_ request: URLRequest, status: Int = 200) -> (Data, HTTPURLResponse) {
+private func okResponse(_ request: HTTPRequest, status: Int = 200) -> (HTTPResponse, HTTPResponse.Body) {
     BehaviorFakes.response(to: request, status: status)
 }
 
@@ -206,7 +206,7 @@ private func fakeNext(_ outcome: ActivityCounterBehaviorTests.Outcome) -> NextHa
     }
 }
 
-private func observedOutcome(_ result: Result<(Data, HTTPURLResponse), any Error>)
+private func observedOutcome(_ result: Result<(HTTPResponse, HTTPResponse.Body), any Error>)
     -> ActivityCounterBehaviorTests.Outcome?
 {
     switch result {

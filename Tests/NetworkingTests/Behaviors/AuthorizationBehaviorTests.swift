@@ -22,8 +22,8 @@ import Testing
         // When
         let modified = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
         // Then
-        #expect(modified.value(forHTTPHeaderField: header) == value)
-        #expect(modified.allHTTPHeaderFields?.count == 1)
+        #expect(modified.headerFields[HTTPField.Name(header)] == value)
+        #expect(modified.headerFields.count == 1)
     }
 
     @Test func theStoreIsReadOnEveryAttemptSoARetryUsesTheNewToken() async throws {
@@ -32,7 +32,7 @@ import Testing
         let behavior: AuthorizationBehavior = .authorization(.bearer, store: store)
         let sent = LockedBox<[String?]>([])
         let next: NextHandler = { request in
-            sent.withLock { $0.append(request.value(forHTTPHeaderField: "Authorization")) }
+            sent.withLock { $0.append(request.headerFields["Authorization"]) }
             return BehaviorFakes.response(to: request)
         }
         // When
@@ -54,39 +54,39 @@ import Testing
         let first = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
         let second = try await behavior.modify(request: first, context: RequestContext())
         #expect(reads.current == 2)
-        #expect(second.value(forHTTPHeaderField: "Authorization") == "Bearer token-2")
+        #expect(second.headerFields["Authorization"] == "Bearer token-2")
     }
 
     @Test func anExistingValueIsReplacedNeverAppended() async throws {
         // Given: the header from a previous attempt, and a second authorization behavior in the chain.
         var request = BehaviorFakes.request
-        request.setValue("Bearer stale", forHTTPHeaderField: "authorization")
+        request.headerFields["authorization"] = "Bearer stale"
         let chain = CombinedBehavior([
             AuthorizationBehavior(store: InMemoryTokenStore("outer")),
             AuthorizationBehavior(store: InMemoryTokenStore("inner")),
         ])
-        let sent = LockedBox<URLRequest?>(nil)
+        let sent = LockedBox<HTTPRequest?>(nil)
         // When
         _ = try await chain.intercept(request, context: RequestContext()) { request in
             sent.withLock { $0 = request }
             return BehaviorFakes.response(to: request)
         }
         // Then
-        let fields = try #require(sent.current?.allHTTPHeaderFields)
-        #expect(fields.filter { $0.key.lowercased() == "authorization" }.map(\.value) == ["Bearer inner"])
+        let fields = try #require(sent.current?.headerFields)
+        #expect(fields[values: .authorization] == ["Bearer inner"])
     }
 
     @Test(arguments: [nil, ""] as [String?])
     func noTokenMeansNoHeader(token: String?) async throws {
         let behavior = AuthorizationBehavior(store: ClosureTokenStore { token })
         let modified = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
-        #expect(modified.value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(modified.headerFields["Authorization"] == nil)
         #expect(modified == BehaviorFakes.request)
     }
 
     @Test func aHeaderTheRequestSetItselfIsLeftAlone() async throws {
         var request = BehaviorFakes.request
-        request.setValue("Basic bG9naW46b25seQ==", forHTTPHeaderField: "Authorization")
+        request.headerFields["Authorization"] = "Basic bG9naW46b25seQ=="
         let reads = LockedBox(0)
         let behavior = AuthorizationBehavior(
             store: ClosureTokenStore {
@@ -95,7 +95,7 @@ import Testing
             })
         let modified = try await behavior.modify(
             request: request, context: RequestContext(explicitHeaderNames: ["Authorization"]))
-        #expect(modified.value(forHTTPHeaderField: "Authorization") == "Basic bG9naW46b25seQ==")
+        #expect(modified.headerFields["Authorization"] == "Basic bG9naW46b25seQ==")
         #expect(reads.current == 0)
     }
 
@@ -125,7 +125,7 @@ import Testing
     @Test func basicAuthorizationEncodesUserAndPasswordAsUTF8Base64() async throws {
         let behavior: AuthorizationBehavior = .basicAuthorization(user: "ada", password: "pä:ss wörd")
         let modified = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
-        let value = try #require(modified.value(forHTTPHeaderField: "Authorization"))
+        let value = try #require(modified.headerFields["Authorization"])
         #expect(value.hasPrefix("Basic "))
         let decoded = Data(base64Encoded: String(value.dropFirst("Basic ".count)))
         #expect(decoded.map { String(decoding: $0, as: UTF8.self) } == "ada:pä:ss wörd")
@@ -151,6 +151,6 @@ import Testing
         #expect(behavior.scheme == .bearer)
         store.set(nil)
         let modified = try await behavior.modify(request: BehaviorFakes.request, context: RequestContext())
-        #expect(modified.value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(modified.headerFields["Authorization"] == nil)
     }
 }

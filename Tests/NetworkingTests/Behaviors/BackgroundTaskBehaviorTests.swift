@@ -61,13 +61,13 @@ import Testing
         let provider = FakeProvider()
         let behavior = BackgroundTaskBehavior(provider: provider)
         let endedAtExpiry = LockedBox<[Int]>([])
-        let (_, response) = try await behavior.intercept(BehaviorFakes.request, context: RequestContext()) {
+        let (response, _) = try await behavior.intercept(BehaviorFakes.request, context: RequestContext()) {
             request in
             provider.expireAll()
             endedAtExpiry.withLock { $0 = provider.ended }
             return BehaviorFakes.response(to: request, status: 201)
         }
-        #expect(response.statusCode == 201)
+        #expect(response.status.code == 201)
         #expect(endedAtExpiry.current == [1])
         #expect(provider.ended == [1])
     }
@@ -95,9 +95,9 @@ import Testing
 
     @Test func withoutBackgroundTimeTheCallSimplyRuns() async throws {
         let provider = FakeProvider(grantsTime: false)
-        let (_, response) = try await BackgroundTaskBehavior(provider: provider).intercept(
+        let (response, _) = try await BackgroundTaskBehavior(provider: provider).intercept(
             BehaviorFakes.request, context: RequestContext(), next: BehaviorFakes.ok)
-        #expect(response.statusCode == 200)
+        #expect(response.status.code == 200)
         #expect(provider.begun.map(\.name) == ["Networking request"])
         #expect(provider.ended.isEmpty)
     }
@@ -132,9 +132,9 @@ import Testing
         #if !canImport(UIKit)
             let behavior: BackgroundTaskBehavior = .backgroundTask()
             #expect(behavior.provider is NoBackgroundTaskProvider)
-            let (_, response) = try await behavior.intercept(
+            let (response, _) = try await behavior.intercept(
                 BehaviorFakes.request, context: RequestContext(), next: BehaviorFakes.ok)
-            #expect(response.statusCode == 200)
+            #expect(response.status.code == 200)
         #endif
     }
 }

@@ -59,13 +59,13 @@ import Testing
         let started = AsyncStream<Void>.makeStream()
         let transport = MockTransport { request in
             switch outcome {
-            case .success: return (Data(), .stub(for: request))
-            case .unacceptableStatus: return (Data(), .stub(for: request, status: 500))
+            case .success: return (HTTPResponse(status: 200), Data())
+            case .unacceptableStatus: return (HTTPResponse(status: 500), Data())
             case .transportThrows: throw URLError(.networkConnectionLost)
             case .cancelled:
                 started.continuation.yield()
                 try await Task.sleep(for: .seconds(3600))
-                return (Data(), .stub(for: request))
+                return (HTTPResponse(status: 200), Data())
             }
         }
         let client = makeClient(
@@ -97,8 +97,8 @@ import Testing
 
     @Test func aBehaviorThatCallsNextTwicePairsTheInnerHooksPerAttempt() async throws {
         struct TwiceOnFailure: RequestBehavior {
-            func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-                Data, HTTPURLResponse
+            func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+                HTTPResponse, HTTPResponse.Body
             ) {
                 do { return try await next(request) } catch { return try await next(request) }
             }
@@ -107,7 +107,7 @@ import Testing
         let attempts = LockedCounter()
         let transport = MockTransport { request in
             attempts.increment()
-            return (Data(), .stub(for: request, status: attempts.value == 1 ? 503 : 200))
+            return (HTTPResponse(status: .init(code: attempts.value == 1 ? 503 : 200)), Data())
         }
         let behavior = CombinedBehavior([
             RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log),
@@ -133,9 +133,9 @@ import Testing
             NetworkRequest<Void>(path: "/x", headers: ["accept": "request"]),
             behavior: RecordingBehavior("call", log: log, additionalHeaders: ["X-Shared": "call", "Accept": "call"]))
         let sent = try #require(transport.requests.first)
-        #expect(sent.value(forHTTPHeaderField: "Accept") == "request")
-        #expect(sent.value(forHTTPHeaderField: "X-Shared") == "call")
-        #expect(sent.value(forHTTPHeaderField: "X-Client") == "1")
+        #expect(sent.headerFields["Accept"] == "request")
+        #expect(sent.headerFields["X-Shared"] == "call")
+        #expect(sent.headerFields["X-Client"] == "1")
     }
 
     @Test func combinedAdditionalHeadersLetTheInnermostWin() {
@@ -149,10 +149,10 @@ import Testing
 
     @Test func aBehaviorCanAnswerWithoutCallingNext() async throws {
         struct Offline: RequestBehavior {
-            func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-                Data, HTTPURLResponse
+            func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+                HTTPResponse, HTTPResponse.Body
             ) {
-                (Data(#"{"id":1,"name":"cached"}"#.utf8), .stub(for: request))
+                (HTTPResponse(status: 200), .data(Data(#"{"id":1,"name":"cached"}"#.utf8)))
             }
         }
         let transport = answering()
@@ -165,7 +165,9 @@ import Testing
     @Test func contextIsSharedByEveryBehaviorOfOneCallAndUniquePerCall() async throws {
         struct CaptureContext: RequestBehavior {
             let seen: LockedBox<[RequestContext]>
-            func beforeSend(request: URLRequest, context: RequestContext) async { seen.withLock { $0.append(context) } }
+            func beforeSend(request: HTTPRequest, context: RequestContext) async {
+                seen.withLock { $0.append(context) }
+            }
         }
         let seen = LockedBox<[RequestContext]>([])
         let client = makeClient(transport: answering(), behavior: CaptureContext(seen: seen))
@@ -183,7 +185,7 @@ import Testing
     @Test func callIDsAreDistinctVersionFourUUIDs() async throws {
         struct CaptureID: RequestBehavior {
             let seen: LockedBox<[UUID]>
-            func beforeSend(request: URLRequest, context: RequestContext) async {
+            func beforeSend(request: HTTPRequest, context: RequestContext) async {
                 seen.withLock { $0.append(context.callID) }
             }
         }

@@ -11,23 +11,23 @@ import NetworkingTesting
 /// `next` closures: no client, no transport, no network, no sleeping.
 enum BehaviorFakes {
     /// A plain GET request.
-    static let request = URLRequest(url: URL(string: "https://api.example.test/v1/items")!)
+    static let request = HTTPRequest(url: URL(string: "https://api.example.test/v1/items")!)
 
     /// A response with `status` and `body` to `request`.
     static func response(
-        to request: URLRequest, status: Int = 200, body: Data = Data(), headers: [String: String]? = nil
-    ) -> (Data, HTTPURLResponse) {
-        (body, HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: headers)!)
+        to request: HTTPRequest, status: Int = 200, body: Data = Data(), headers: HTTPFields = [:]
+    ) -> (HTTPResponse, HTTPResponse.Body) {
+        (HTTPResponse(status: .init(code: status), headerFields: headers, url: request.url), .data(body))
     }
 
     /// A `next` answering 200 with an empty body.
     static let ok: NextHandler = { request in response(to: request) }
 
     /// The error `next` throws for an unacceptable status, as the client would.
-    static func unacceptable(_ request: URLRequest, status: Int, body: Data = Data()) -> NetworkError {
+    static func unacceptable(_ request: HTTPRequest, status: Int, body: Data = Data()) -> NetworkError {
         NetworkError(
             .unacceptableStatus(status), requestName: "GET /items", message: "the server answered \(status)",
-            request: request, response: response(to: request, status: status).1, body: body)
+            sentRequest: request, response: response(to: request, status: status).0, body: body)
     }
 
     /// Yields until `condition` holds: no sleeping, no wall clock.

@@ -12,20 +12,20 @@ import Testing
     /// Behaviors of distinct types that log their name when they pass the request on.
     struct Auth: RequestBehavior {
         let log: EventLog
-        func beforeSend(request: URLRequest, context: RequestContext) async { log.append("auth") }
+        func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append("auth") }
     }
     struct Retry: RequestBehavior {
         let log: EventLog
         var label = "retry"
-        func beforeSend(request: URLRequest, context: RequestContext) async { log.append(label) }
+        func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append(label) }
     }
     struct Logging: RequestBehavior {
         let log: EventLog
-        func beforeSend(request: URLRequest, context: RequestContext) async { log.append("logging") }
+        func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append("logging") }
     }
     struct Spinner: RequestBehavior {
         let log: EventLog
-        func beforeSend(request: URLRequest, context: RequestContext) async { log.append("spinner") }
+        func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append("spinner") }
     }
 
     func run(clientWide: (EventLog) -> any RequestBehavior, perRequest: (EventLog) -> any RequestBehavior) async throws
@@ -93,10 +93,10 @@ import Testing
 
     @Test func runDirectlyAnOverrideJustPassesTheRequestOn() async throws {
         let override = BehaviorOverride(Auth.self, action: .remove)
-        let request = URLRequest(url: URL(string: "https://x.test/a")!)
-        let (_, response) = try await override.intercept(request, context: RequestContext()) { request in
-            (Data(), .stub(for: request, status: 204))
+        let request = HTTPRequest(url: URL(string: "https://x.test/a")!)
+        let (response, _) = try await override.intercept(request, context: RequestContext()) { request in
+            (HTTPResponse(status: 204), .data(Data()))
         }
-        #expect(response.statusCode == 204)
+        #expect(response.status.code == 204)
     }
 }

@@ -9,10 +9,10 @@ import Testing
 
 /// The behavior alone: its `modify` hook, called directly.
 @Suite struct IdempotencyKeyBehaviorTests {
-    func request(_ method: HTTPMethod, headers: [String: String] = [:]) -> URLRequest {
-        var request = URLRequest(url: URL(string: "https://api.test/payments")!)
-        request.httpMethod = method.rawValue
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    func request(_ method: HTTPMethod, headers: [String: String] = [:]) -> HTTPRequest {
+        var request = HTTPRequest(url: URL(string: "https://api.test/payments")!)
+        request.method = HTTPMethod(rawValue: method.rawValue)
+        for (name, value) in headers { request.headerFields[HTTPField.Name(name)] = value }
         return request
     }
 
@@ -21,9 +21,9 @@ import Testing
         let context = RequestContext(requestName: "POST /payments")
         let first = try await behavior.modify(request: request(.post), context: context)
         let second = try await behavior.modify(request: request(.post), context: context)
-        let key = try #require(first.value(forHTTPHeaderField: "Idempotency-Key"))
+        let key = try #require(first.headerFields["Idempotency-Key"])
         #expect(key == context.callID.uuidString.lowercased())
-        #expect(second.value(forHTTPHeaderField: "Idempotency-Key") == key)
+        #expect(second.headerFields["Idempotency-Key"] == key)
     }
 
     @Test func everyCallGetsANewKey() async throws {
@@ -31,7 +31,7 @@ import Testing
         var keys: Set<String> = []
         for _ in 0..<100 {
             let sent = try await behavior.modify(request: request(.patch), context: RequestContext())
-            keys.insert(try #require(sent.value(forHTTPHeaderField: "Idempotency-Key")))
+            keys.insert(try #require(sent.headerFields["Idempotency-Key"]))
         }
         #expect(keys.count == 100)
     }
@@ -39,20 +39,20 @@ import Testing
     @Test(arguments: [HTTPMethod.get, .put, .delete, .head])
     func idempotentMethodsAreLeftAlone(method: HTTPMethod) async throws {
         let sent = try await IdempotencyKeyBehavior().modify(request: request(method), context: RequestContext())
-        #expect(sent.value(forHTTPHeaderField: "Idempotency-Key") == nil)
+        #expect(sent.headerFields["Idempotency-Key"] == nil)
     }
 
     @Test func aKeyTheCallerSetIsKept() async throws {
         let sent = try await IdempotencyKeyBehavior().modify(
             request: request(.post, headers: ["Idempotency-Key": "order-42"]), context: RequestContext())
-        #expect(sent.value(forHTTPHeaderField: "Idempotency-Key") == "order-42")
+        #expect(sent.headerFields["Idempotency-Key"] == "order-42")
     }
 
     @Test func methodsAndHeaderNameAreConfigurable() async throws {
         let behavior = IdempotencyKeyBehavior(headerName: "X-Request-Key", methods: [.put])
         let sent = try await behavior.modify(request: request(.put), context: RequestContext())
-        #expect(sent.value(forHTTPHeaderField: "X-Request-Key") != nil)
-        #expect(sent.value(forHTTPHeaderField: "Idempotency-Key") == nil)
+        #expect(sent.headerFields["X-Request-Key"] != nil)
+        #expect(sent.headerFields["Idempotency-Key"] == nil)
     }
 }
 
@@ -62,7 +62,7 @@ import Testing
         let attempts = LockedCounter()
         return MockTransport { request in
             attempts.increment()
-            return (Data(), .stub(for: request, status: attempts.value == 1 ? 503 : 200))
+            return (HTTPResponse(status: .init(code: attempts.value == 1 ? 503 : 200)), Data())
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
         let client = makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
         try await client.send(NetworkRequest<Void>(.post, path: "/payments"), behavior: .idempotencyKey())
         #expect(transport.requestCount == 2)
-        let keys = transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") }
+        let keys = transport.requests.map { $0.headerFields["Idempotency-Key"] }
         #expect(keys[0] != nil)
         #expect(keys[0] == keys[1])
     }
@@ -89,7 +89,7 @@ import Testing
         let client = makeClient(transport: transport, behavior: .idempotencyKey())
         try await client.send(NetworkRequest<Void>(.post, path: "/a"))
         try await client.send(NetworkRequest<Void>(.post, path: "/a"))
-        let keys = Set(transport.requests.compactMap { $0.value(forHTTPHeaderField: "Idempotency-Key") })
+        let keys = Set(transport.requests.compactMap { $0.headerFields["Idempotency-Key"] })
         #expect(keys.count == 2)
     }
 }

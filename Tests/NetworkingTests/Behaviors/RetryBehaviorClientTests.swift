@@ -19,7 +19,10 @@ import Testing
                 return $0
             }
             let status = statuses[min(attempt, statuses.count) - 1]
-            return (Data("attempt \(attempt)".utf8), .stub(for: request, status: status, headers: headers))
+            return (
+                HTTPResponse(status: .init(code: status), headerFields: HTTPFields(headers)),
+                Data("attempt \(attempt)".utf8)
+            )
         }
     }
 
@@ -63,7 +66,7 @@ import Testing
                 return $0
             }
             if attempt == 1 { throw URLError(.cannotConnectToHost) }
-            return (Data(), .stub(for: request, status: 201))
+            return (HTTPResponse(status: 201), Data())
         }
         let clock = TestClock()
         try await makeClient(transport: transport, behavior: .retry(clock: clock)).send(
@@ -96,6 +99,6 @@ import Testing
                 "inner.modify", "inner.beforeSend", "inner.afterSuccess(200)",
                 "outer.afterSuccess(200)",
             ])
-        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer t", "Bearer t"])
+        #expect(transport.requests.map { $0.headerFields["Authorization"] } == ["Bearer t", "Bearer t"])
     }
 }

@@ -31,18 +31,18 @@ import Testing
 
     static let old = AccessCredential(token: "old")
 
-    func bearer(_ request: URLRequest) -> String? {
-        request.value(forHTTPHeaderField: "Authorization")
+    func bearer(_ request: HTTPRequest) -> String? {
+        request.headerFields["Authorization"]
     }
 
     @Test func hundredConcurrent401sCauseExactlyOneRefreshAndHundredReplays() async throws {
         let rejected = Barrier(100)
         let transport = MockTransport { request in
-            if request.value(forHTTPHeaderField: "Authorization") == "Bearer new" {
-                return (Data(), .stub(for: request))
+            if request.headerFields["Authorization"] == "Bearer new" {
+                return (HTTPResponse(status: 200), Data())
             }
             await rejected.arrive()
-            return (Data(), .stub(for: request, status: 401))
+            return (HTTPResponse(status: 401), Data())
         }
         let refresher = CountingRefresher()
         let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
@@ -123,11 +123,11 @@ import Testing
     @Test func aCredentialReplacedWhileACallWasInFlightIsNotRefreshedAgain() async throws {
         let slowCallMayAnswer = Gate()
         let transport = MockTransport { request in
-            if request.value(forHTTPHeaderField: "Authorization") == "Bearer new" {
-                return (Data(), .stub(for: request))
+            if request.headerFields["Authorization"] == "Bearer new" {
+                return (HTTPResponse(status: 200), Data())
             }
             if request.url?.path == "/v1/slow" { await slowCallMayAnswer.wait() }
-            return (Data(), .stub(for: request, status: 401))
+            return (HTTPResponse(status: 401), Data())
         }
         let refresher = CountingRefresher()
         let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
@@ -146,12 +146,7 @@ import Testing
     @Test func cancellingOneWaiterDoesNotCancelTheRefreshForTheOthers() async throws {
         let refreshMayFinish = Gate()
         let transport = MockTransport { request in
-            (
-                Data(),
-                .stub(
-                    for: request, status: request.value(forHTTPHeaderField: "Authorization") == "Bearer new" ? 200 : 401
-                )
-            )
+            (HTTPResponse(status: request.headerFields[.authorization] == "Bearer new" ? 200 : 401), Data())
         }
         let refresher = CountingRefresher(gate: refreshMayFinish)
         let client = makeClient(
@@ -206,5 +201,65 @@ import Testing
         try await client.send(NetworkRequest<Void>(path: "/me"))
         #expect(refresher.calls.value == 1)
         #expect(transport.requests.map { bearer($0) } == ["Bearer first"])
+    }
+
+    // MARK: Time limits (issue 10.9)
+
+    /// A refresher that never returns: it waits until its task is cancelled.
+    struct StuckRefresher: TokenRefresher {
+        func refresh(replacing expired: AccessCredential?) async throws -> AccessCredential {
+            await BehaviorFakes.suspendUntilCancelled()
+            throw CancellationError()
+        }
+    }
+
+    @Test func aRefresherThatNeverReturnsEndsTheCallAtTheAttemptTimeout() async throws {
+        let clock = TestClock(mode: .manual)
+        let transport = answering()
+        let auth = TokenRefreshBehavior(initial: nil, refresher: StuckRefresher(), clock: clock)
+        let client = makeClient(
+            transport: transport, behavior: auth, clock: clock, timeout: .milliseconds(500), deadline: nil)
+        let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeps == [.milliseconds(500)])
+        clock.advance(by: .milliseconds(500))
+        let error = await expectNetworkError { try await call.value }
+        #expect(error?.kind == .timedOut(.attempt))
+        #expect(error?.message == "the credential refresh took longer than the attempt time limit of 0.5 seconds")
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test func aSlowRefresherEndsTheCallAtItsDeadline() async throws {
+        let clock = TestClock(mode: .manual)
+        let transport = answering()
+        let refresher = ClosureTokenRefresher { _ in
+            try await clock.sleep(for: .seconds(4))
+            return AccessCredential(token: "late")
+        }
+        let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: clock)
+        let client = makeClient(
+            transport: transport, behavior: auth, clock: clock, timeout: .seconds(60), deadline: .seconds(1))
+        let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await clock.waitForSleepers(2)
+        #expect(Set(clock.sleeps) == [.seconds(1), .seconds(4)])
+        clock.advance(by: .seconds(1))
+        let error = await expectNetworkError { try await call.value }
+        #expect(error?.kind == .timedOut(.call))
+        #expect(error?.message == "the call's deadline of 1.0 seconds passed while waiting for the credential refresh")
+        #expect(transport.requestCount == 0)
+        // The refresh goes on for whoever waits next; it is not cancelled with the call.
+        clock.advance(by: .seconds(3))
+        await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
+    }
+
+    @Test func cancellingACallWaitingForARefreshEndsItAtOnce() async throws {
+        let auth = TokenRefreshBehavior(initial: nil, refresher: StuckRefresher(), clock: TestClock())
+        let transport = answering()
+        let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
+        let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(transport.requestCount == 0)
     }
 }

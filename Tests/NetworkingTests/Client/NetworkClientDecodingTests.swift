@@ -16,7 +16,7 @@ import Testing
 
     @Test func returnsDataUnchanged() async throws {
         let bytes = Data([0, 1, 2, 255])
-        let client = makeClient(transport: MockTransport { (bytes, .stub(for: $0)) })
+        let client = makeClient(transport: MockTransport { _ in (HTTPResponse(status: 200), bytes) })
         let data = try await client.send(NetworkRequest<Data>(path: "/blob"))
         #expect(data == bytes)
     }
@@ -29,14 +29,15 @@ import Testing
     @Test func decodesStringInTheCharsetTheServerNames() async throws {
         let latin1 = Data([0x63, 0x61, 0x66, 0xE9])  // "café" in ISO-8859-1
         let client = makeClient(
-            transport: MockTransport {
-                (latin1, .stub(for: $0, headers: ["Content-Type": "text/plain; charset=ISO-8859-1"]))
+            transport: MockTransport { _ in
+                (HTTPResponse(status: 200, headerFields: ["Content-Type": "text/plain; charset=ISO-8859-1"]), latin1)
             })
         #expect(try await client.send(NetworkRequest<String>(path: "/text")) == "café")
     }
 
     @Test func invalidUTF8TextIsADecodingError() async throws {
-        let client = makeClient(transport: MockTransport { (Data([0xFF, 0xFE, 0xFA]), .stub(for: $0)) })
+        let client = makeClient(
+            transport: MockTransport { _ in (HTTPResponse(status: 200), Data([0xFF, 0xFE, 0xFA])) })
         let error = await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/text")) }
         #expect(error?.kind == .decoding)
     }
@@ -54,7 +55,7 @@ import Testing
         let client = makeClient(transport: transport)
         let response = try await client.response(for: NetworkRequest<Void>(.head, path: "/file"))
         #expect(response.statusCode == 200)
-        #expect(transport.requests.first?.httpMethod == "HEAD")
+        #expect(transport.requests.first?.method.rawValue == "HEAD")
     }
 
     @Test func emptyBodyForAJSONTypeIsADecodingErrorNamingTheType() async throws {
@@ -85,9 +86,9 @@ import Testing
             for: NetworkRequest<User>(.post, path: "/users", body: .json(User(id: 1, name: "A"))))
         #expect(response.value == User(id: 1, name: "A"))
         #expect(response.statusCode == 201)
-        #expect(response.httpResponse.value(forHTTPHeaderField: "ETag") == "\"v1\"")
-        #expect(response.data == Data(body.utf8))
-        #expect(response.request.url?.absoluteString == "https://api.example.test/v1/users")
+        #expect(response.response.headerFields["ETag"] == "\"v1\"")
+        #expect(response.body == Data(body.utf8))
+        #expect(response.builtRequest.url?.absoluteString == "https://api.example.test/v1/users")
     }
 
     @Test func customDecodeClosureIsUsed() async throws {

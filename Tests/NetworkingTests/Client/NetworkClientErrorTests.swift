@@ -16,7 +16,7 @@ import Testing
             await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
         #expect(error.kind == .unacceptableStatus(status))
         #expect(error.statusCode == status)
-        #expect(error.response?.value(forHTTPHeaderField: "Retry-After") == "3")
+        #expect(error.response?.headerFields["Retry-After"] == "3")
         #expect(error.body == Data(#"{"error":"nope"}"#.utf8))
         #expect(error.requestName == "GET /users/1")
     }
@@ -66,7 +66,7 @@ import Testing
             transport: MockTransport { request in
                 started.continuation.yield()
                 try await Task.sleep(for: .seconds(3600))
-                return (Data(), .stub(for: request))
+                return (HTTPResponse(status: 200), Data())
             })
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
         var iterator = started.stream.makeAsyncIterator()
@@ -77,7 +77,7 @@ import Testing
 
     @Test func aBehaviorsOwnErrorIsNamedByItsType() async throws {
         struct FailingTokenStore: RequestBehavior {
-            func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
                 throw TestError("keychain locked")
             }
         }

@@ -12,14 +12,14 @@ import Testing
     /// A transport that never answers; it ends only when cancelled, and counts the cancellations it saw.
     final class HangingTransport: HTTPTransport {
         let cancellations = LockedCounter()
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
             do {
                 try await Task.sleep(for: .seconds(3600))
             } catch {
                 cancellations.increment()
                 throw error
             }
-            return (Data(), .stub(for: request))
+            return (HTTPResponse(status: 200), Data())
         }
     }
 
@@ -95,11 +95,11 @@ import Testing
         #expect(clock.sleeps.allSatisfy { $0 <= .seconds(1) }, "only attempt timers, no 10 s back-off: \(clock.sleeps)")
     }
 
-    @Test func urlRequestTimeoutIsRoundedUpSoTheLibcurlTimerNeverTruncates() async throws {
-        let transport = answering()
-        let client = makeClient(transport: transport, timeout: .milliseconds(300))
-        try await client.send(NetworkRequest<Void>(path: "/x"))
-        #expect(transport.requests.first?.timeoutInterval == 2)
+    @Test(arguments: [
+        (Duration.milliseconds(300), 2.0), (.seconds(1), 2), (.milliseconds(1500), 3), (.seconds(60), 61),
+    ])
+    func foundationsTimeoutIsRoundedUpSoTheLibcurlTimerNeverTruncates(limit: Duration, seconds: Double) {
+        #expect(URLSessionTransport.foundationTimeout(for: limit) == seconds)
     }
 }
 

@@ -43,8 +43,8 @@ struct APIVersionHeader: RequestBehavior {
 struct Timing: RequestBehavior {
     let report: @Sendable (String, Duration) -> Void
 
-    func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         let start = ContinuousClock.now
         defer { report(context.requestName, ContinuousClock.now - start) }
@@ -55,18 +55,30 @@ struct Timing: RequestBehavior {
 struct APIKeyHeader: RequestBehavior {
     let key: @Sendable () async throws -> String
 
-    func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
         var request = request
-        request.setValue(try await key(), forHTTPHeaderField: "X-API-Key")
+        request.headerFields[sensitive: "X-API-Key"] = try await key()
+        return request
+    }
+}
+
+struct LegacySigner: RequestBehavior {
+    let sign: @Sendable (URLRequest) -> String  // your existing signing code
+
+    func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
+        var request = request
+        guard let legacy = request.urlRequest else { return request }
+        request.headerFields[sensitive: "X-Signature"] = sign(legacy)
         return request
     }
 }
 
 @Test func apiKeyHeaderIsSetOnEveryAttempt() async throws {
     let behavior = APIKeyHeader(key: { "k-123" })
-    let request = URLRequest(url: URL(string: "https://api.example.com/v1/items")!)
+    let request = HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!)
     let sent = try await behavior.modify(request: request, context: RequestContext())
-    #expect(sent.value(forHTTPHeaderField: "X-API-Key") == "k-123")
+    #expect(sent.headerFields["X-API-Key"] == "k-123")
+    #expect(sent.headerFields.isSensitive("X-API-Key"))
 }
 
 @Test func timingWrapsTheWholeCall() async throws {
@@ -97,7 +109,7 @@ struct APIKeyHeader: RequestBehavior {
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
             Substring($0.components(separatedBy: "\n```").first ?? "")
         }
-        #expect(blocks.count == 7)
+        #expect(blocks.count == 8)
         for block in blocks {
             let lines = Self.normalized(block)
             let found = here.indices.contains { start in
@@ -125,6 +137,17 @@ struct APIKeyHeader: RequestBehavior {
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(mock.recordedRequests.count == 1)
         #expect(mock.lastRequest?.header("Authorization") == nil)
+    }
+
+    @Test func theLegacySignerSeesTheRequestAsAURLRequestAndItsHeaderIsSensitive() async throws {
+        let signer = LegacySigner { legacy in
+            "\(legacy.httpMethod ?? "GET") \(legacy.url?.path ?? "") \(legacy.value(forHTTPHeaderField: "X-Tenant") ?? "")"
+        }
+        var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/items")!)
+        request.headerFields["X-Tenant"] = "acme"
+        let signed = try await signer.modify(request: request, context: RequestContext())
+        #expect(signed.headerFields["X-Signature"] == "POST /v1/items acme")
+        #expect(signed.headerFields.isSensitive("X-Signature"))
     }
 
     @Test func apiVersionHeaderAddsItsHeader() {

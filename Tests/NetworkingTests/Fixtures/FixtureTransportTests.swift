@@ -48,9 +48,9 @@ import Testing
 
         // Then
         #expect(response.value == User(id: 1, name: "Ada"))
-        #expect(response.httpResponse.statusCode == 200)
-        #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(response.httpResponse.value(forHTTPHeaderField: "X-Fixture-File") == "users/1.GET.json")
+        #expect(response.response.status.code == 200)
+        #expect(response.response.headerFields["Content-Type"] == "application/json")
+        #expect(response.response.headerFields["X-Fixture-File"] == "users/1.GET.json")
     }
 
     @Test func missingFixtureNamesTheFileItLookedFor() async throws {
@@ -88,7 +88,7 @@ import Testing
 
         // Then
         #expect(first?.kind == .unacceptableStatus(503))
-        #expect(first?.response?.value(forHTTPHeaderField: "Retry-After") == "1")
+        #expect(first?.response?.headerFields["Retry-After"] == "1")
         #expect(first?.bodySnippet() == #"{"error":"warming up"}"#)
         #expect([second, third] == [User(id: 1, name: "Ada"), User(id: 1, name: "Ada")])
     }
@@ -127,9 +127,9 @@ import Testing
         let response = try await call.value
 
         // Then
-        #expect(response.httpResponse.statusCode == 204)
-        #expect(response.httpResponse.value(forHTTPHeaderField: "X-Deleted") == "yes")
-        #expect(response.data.isEmpty)
+        #expect(response.response.status.code == 204)
+        #expect(response.response.headerFields["X-Deleted"] == "yes")
+        #expect(response.body.isEmpty)
         #expect(clock.sleeps == [.milliseconds(250)])
     }
 
@@ -180,7 +180,7 @@ import Testing
     func pathsThatCouldLeaveTheFolderAreRefused(path: String) async throws {
         let folder = try Folder(["a.GET.json": "{}"])
         let transport = FixtureTransport(directory: folder.url, basePath: "/v1")
-        let request = URLRequest(url: URL(string: "https://fixtures.test\(path)")!)
+        let request = HTTPRequest(url: URL(string: "https://fixtures.test\(path)")!)
 
         let error = await #expect(throws: FixtureError.self) { try await transport.send(request) }
 

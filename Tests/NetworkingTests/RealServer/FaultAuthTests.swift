@@ -64,7 +64,7 @@ extension RealServerTests {
                     NetworkRequest<[String: Bool]>(path: "/auth", query: Faults.query(key, ["token": "right"])))
             }
             #expect(error?.kind == .unacceptableStatus(401))
-            #expect(error?.response?.value(forHTTPHeaderField: "WWW-Authenticate") == "Bearer")
+            #expect(error?.response?.headerFields["WWW-Authenticate"] == "Bearer")
             #expect(refresher.refreshes == 1)
             #expect(try await FaultServer.hits(key).count == 2)
         }
@@ -82,6 +82,47 @@ extension RealServerTests {
             let hits = try await FaultServer.hits(key)
             #expect(hits.count == 2)
             #expect(hits.requests.map(\.body) == [#"{"amount":10}"#, #"{"amount":10}"#])
+        }
+
+        @Test func aSlowRefreshEndsAtTheCallsDeadlineAndNothingIsSent() async throws {
+            // A refresher taking 4 s under a 1 s deadline: the call ends at the deadline, not when the refresh does.
+            let key = FaultServer.newKey("slow-refresh")
+            let auth = TokenRefreshBehavior.tokenRefresh(initial: nil) { _ in
+                try await Task.sleep(for: .seconds(4))
+                return AccessCredential(token: "late")
+            }
+            let client = NetworkClient(
+                configuration: .init(
+                    baseURL: try await FaultServer.url(), transport: URLSessionTransport(), behavior: auth,
+                    deadline: .seconds(1)))
+            let started = ContinuousClock.now
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/auth", query: Faults.query(key, ["token": "late"])))
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.kind == .timedOut(.call))
+            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(3), "ended after \(elapsed)")
+            #expect(try await FaultServer.hits(key).count == 0)
+        }
+
+        @Test func aRefresherThatNeverReturnsEndsAtTheAttemptTimeout() async throws {
+            let key = FaultServer.newKey("stuck-refresh")
+            let auth = TokenRefreshBehavior.tokenRefresh(initial: nil) { _ in
+                try await Task.sleep(for: .seconds(3600))
+                return AccessCredential(token: "never")
+            }
+            let client = NetworkClient(
+                configuration: .init(
+                    baseURL: try await FaultServer.url(), transport: URLSessionTransport(), behavior: auth,
+                    timeout: .milliseconds(500), deadline: nil))
+            let started = ContinuousClock.now
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/auth", query: Faults.query(key, ["token": "x"])))
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.kind == .timedOut(.attempt))
+            #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "ended after \(elapsed)")
+            #expect(try await FaultServer.hits(key).count == 0)
         }
     }
 }

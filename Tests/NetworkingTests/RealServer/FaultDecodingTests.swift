@@ -33,7 +33,7 @@ extension RealServerTests {
                 try await client.send(NetworkRequest<String>(path: "/non-utf8", query: Faults.query(key)))
             }
             #expect(error?.kind == .decoding)
-            #expect(error?.response?.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+            #expect(error?.response?.headerFields["Content-Type"] == "text/plain; charset=utf-8")
             // The snippet shows the bad bytes as replacement characters and never crashes.
             #expect(error?.bodySnippet().hasSuffix(" bad") == true)
             let data = try await client.send(NetworkRequest<Data>(path: "/non-utf8", query: Faults.query(key)))

@@ -59,10 +59,10 @@ extension RealServerTests {
                 for: NetworkRequest<Final>(
                     path: "/informational", query: Faults.query(key, ["code": "\(code)", "count": "\(count)"]),
                     timeout: .seconds(5)))
-            #expect(response.httpResponse.statusCode == 200)
+            #expect(response.response.status.code == 200)
             #expect(response.value == Final(final: true, interim: code))
             // The interim response's headers do not leak into the final one.
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Link") == nil)
+            #expect(response.response.headerFields["Link"] == nil)
             #expect(try await FaultServer.hits(key).count == 1)
         }
 

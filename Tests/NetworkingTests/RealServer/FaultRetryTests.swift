@@ -159,7 +159,7 @@ extension RealServerTests {
                     NetworkRequest<Flaky>(path: "/flaky/1/503", query: Faults.query(key, ["retry_after": value])))
             }
             #expect(error?.kind == .unacceptableStatus(503))
-            #expect(error?.response?.value(forHTTPHeaderField: "Retry-After") == value)
+            #expect(error?.response?.headerFields["Retry-After"] == value)
             #expect(clock.sleeps.isEmpty)
             #expect(ContinuousClock.now - started < .seconds(5))
             #expect(try await FaultServer.hits(key).count == 1)

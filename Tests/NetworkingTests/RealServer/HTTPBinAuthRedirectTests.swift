@@ -93,7 +93,7 @@ extension RealServerTests {
         @Test func redirectChainEndsAtTheFinalURL() async throws {
             let client = try await HTTPBin.client()
             let response = try await client.response(for: NetworkRequest<PlainEcho>(path: "/redirect/3"))
-            #expect(response.httpResponse.url?.path == "/get")
+            #expect(response.response.url?.path == "/get")
             #expect(response.value.url.hasSuffix("/get"))
         }
 

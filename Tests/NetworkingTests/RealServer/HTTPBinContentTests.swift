@@ -19,7 +19,7 @@ extension RealServerTests {
             #expect(response.value.gzipped)
             #expect(response.value.method == "GET")
             // What the caller gets is JSON text, not gzip bytes (which start with 0x1f 0x8b).
-            #expect(response.data.first == UInt8(ascii: "{"))
+            #expect(response.body.first == UInt8(ascii: "{"))
         }
 
         @Test func utf8PageDecodesAsStringAndFailsAsJSONWithASnippet() async throws {
@@ -42,7 +42,7 @@ extension RealServerTests {
             let client = try await HTTPBin.client()
             let error = await expectNetworkError { try await client.send(NetworkRequest<Page>(path: "/html")) }
             #expect(error?.kind == .decoding)
-            #expect(error?.response?.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
+            #expect(error?.response?.headerFields["Content-Type"] == "text/html; charset=utf-8")
             #expect(error?.bodySnippet().contains("<!DOCTYPE html>") == true)
             #expect(error?.description.contains("NetworkError.decoding for GET /html") == true)
             // The same page read as text is fine.
@@ -64,7 +64,7 @@ extension RealServerTests {
             let client = try await HTTPBin.client()
             let response = try await client.response(for: NetworkRequest<Data>(path: "/bytes/\(count)"))
             #expect(response.value.count == count)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+            #expect(response.response.headerFields["Content-Type"] == "application/octet-stream")
         }
 
         @Test func everyByteValueOfABinaryBodyArrives() async throws {
@@ -89,7 +89,7 @@ extension RealServerTests {
                     path: "/stream-bytes/100000",
                     query: [URLQueryItem(name: "chunk_size", value: "1000"), URLQueryItem(name: "seed", value: "1")]))
             #expect(response.value.count == 100_000)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Length") == nil)
+            #expect(response.response.headerFields["Content-Length"] == nil)
         }
 
         @Test func streamedBodyOverTheLimitFails() async throws {
@@ -170,7 +170,7 @@ extension RealServerTests {
             let response = try await client.response(for: NetworkRequest<Data>(.head, path: "/bytes/512"))
             #expect(response.statusCode == 200)
             #expect(response.value.isEmpty)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Length") == "512")
+            #expect(response.response.headerFields["Content-Length"] == "512")
         }
     }
 }

@@ -48,7 +48,7 @@ extension RealServerTests {
             #expect(echo.headers["X-Test-Case"] == "get echo")
             #expect(echo.origin == "127.0.0.1")
             #expect(response.statusCode == 200)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(response.response.headerFields["Content-Type"] == "application/json")
         }
 
         @Test func postSendsTheJSONBodyAndDecodesTheEcho() async throws {
@@ -123,8 +123,8 @@ extension RealServerTests {
                         URLQueryItem(name: "Cache-Control", value: "no-store"),
                     ]))
             #expect(response.value.xColor == "blue")
-            #expect(response.httpResponse.value(forHTTPHeaderField: "x-color") == "blue")
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Cache-Control") == "no-store")
+            #expect(response.response.headerFields["x-color"] == "blue")
+            #expect(response.response.headerFields["Cache-Control"] == "no-store")
         }
 
         @Test func cookieHeaderIsSentAsGivenAndSetCookieIsNeverStored() async throws {

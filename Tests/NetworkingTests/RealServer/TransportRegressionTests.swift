@@ -21,7 +21,7 @@ extension RealServerTests {
                 try await client.send(NetworkRequest<Data>(path: path, timeout: .seconds(3)))
             }
             #expect(error?.kind == .unacceptableStatus(401))
-            #expect(error?.response?.value(forHTTPHeaderField: "WWW-Authenticate")?.hasPrefix("Basic") == true)
+            #expect(error?.response?.headerFields["WWW-Authenticate"]?.hasPrefix("Basic") == true)
             #expect(ContinuousClock.now - start < .seconds(2))
         }
 

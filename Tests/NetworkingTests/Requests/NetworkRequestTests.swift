@@ -9,8 +9,8 @@ import Testing
 
 /// What the client builds from a `NetworkRequest`, observed at the transport.
 @Suite struct NetworkRequestTests {
-    func sent<R>(_ request: NetworkRequest<R>, baseURL: URL? = testBaseURL) async throws -> URLRequest {
-        let transport = MockTransport { request in (Data("{}".utf8), .stub(for: request)) }
+    func sent<R>(_ request: NetworkRequest<R>, baseURL: URL? = testBaseURL) async throws -> HTTPRequest {
+        let transport = MockTransport { request in (HTTPResponse(status: 200), Data("{}".utf8)) }
         let client = NetworkClient(configuration: .init(baseURL: baseURL, transport: transport, clock: SystemClock()))
         _ = try? await client.send(request)
         return try #require(transport.requests.first)
@@ -48,8 +48,8 @@ import Testing
 
     @Test func jsonBodyIsEncodedWithContentType() async throws {
         let request = try await sent(NetworkRequest<Void>(.post, path: "/users", body: .json(User(id: 1, name: "Ada"))))
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        let decoded = try JSONDecoder().decode(User.self, from: try #require(request.httpBody))
+        #expect(request.headerFields["Content-Type"] == "application/json")
+        let decoded = try JSONDecoder().decode(User.self, from: try #require(request.body.data))
         #expect(decoded == User(id: 1, name: "Ada"))
     }
 
@@ -61,24 +61,24 @@ import Testing
                     URLQueryItem(name: "user", value: "ada lovelace"), URLQueryItem(name: "pass", value: "a&b=c+d/é"),
                 ])))
         #expect(
-            String(decoding: try #require(request.httpBody), as: UTF8.self)
+            String(decoding: try #require(request.body.data), as: UTF8.self)
                 == "user=ada+lovelace&pass=a%26b%3Dc%2Bd%2F%C3%A9")
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(request.headerFields["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func explicitContentTypeWinsOverTheBodyDefault() async throws {
         let request = try await sent(
             NetworkRequest<Void>(
                 .put, path: "/doc", headers: ["content-type": "application/vnd.api+json"], body: .json(["a": 1])))
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
+        #expect(request.headerFields["Content-Type"] == "application/vnd.api+json")
     }
 
     @Test func rawDataBodyIsSentAsIs() async throws {
         let request = try await sent(
             NetworkRequest<Void>(
                 .post, path: "/raw", body: .data(Data([1, 2, 3]), contentType: "application/octet-stream")))
-        #expect(request.httpBody == Data([1, 2, 3]))
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+        #expect(request.body.data == Data([1, 2, 3]))
+        #expect(request.headerFields["Content-Type"] == "application/octet-stream")
     }
 
     @Test func nameUsesMethodAndPathWithoutQueryOrCredentials() {

@@ -27,14 +27,14 @@ struct AttemptCounter: RequestBehavior {
     /// The status of each attempt that got a response, in order (from the error for unacceptable ones).
     var statuses: [Int] { counts.withLock { $0.statuses } }
 
-    func beforeSend(request: URLRequest, context: RequestContext) async {
+    func beforeSend(request: HTTPRequest, context: RequestContext) async {
         counts.withLock { $0.sent += 1 }
     }
 
-    func afterSuccess(response: HTTPURLResponse, data: Data, context: RequestContext) async {
+    func afterSuccess(response: HTTPResponse, body: HTTPResponse.Body, context: RequestContext) async {
         counts.withLock {
             $0.succeeded += 1
-            $0.statuses.append(response.statusCode)
+            $0.statuses.append(response.status.code)
         }
     }
 

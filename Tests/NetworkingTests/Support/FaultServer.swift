@@ -31,7 +31,10 @@ enum FaultServer {
         struct Record: Decodable, Sendable {
             let method: String
             let path: String
+            /// Names lower-cased, repeated fields joined.
             let headers: [String: String]
+            /// `[name, value]` pairs as received, names in their case.
+            let raw_headers: [[String]]
             let body: String
         }
         let count: Int

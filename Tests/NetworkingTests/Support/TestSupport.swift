@@ -37,10 +37,10 @@ func makeClient(
 
 /// A transport answering every request with `status`, `body` and `headers`.
 func answering(
-    _ status: Int = 200, body: String = "", headers: [String: String] = [:]
+    _ status: Int = 200, body: String = "", headers: HTTPFields = [:]
 ) -> MockTransport {
     MockTransport { request in
-        (Data(body.utf8), .stub(for: request, status: status, headers: headers))
+        (HTTPResponse(status: .init(code: status), headerFields: headers, url: request.url), Data(body.utf8))
     }
 }
 

@@ -12,16 +12,16 @@ import Testing
     private struct AgainOnce: RequestBehavior {
         let seen: LockedBox<[String]>
 
-        func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-            Data, HTTPURLResponse
+        func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+            HTTPResponse, HTTPResponse.Body
         ) {
             do {
                 return try await next(request)
             } catch let error as NetworkError where error.statusCode == 401 || error.statusCode == 503 {
-                let retryAfter = error.response?.value(forHTTPHeaderField: "Retry-After") ?? "-"
+                let retryAfter = error.response?.headerFields["Retry-After"] ?? "-"
                 seen.withLock { $0.append("\(error.statusCode ?? 0) retry-after=\(retryAfter)") }
                 var again = request
-                again.setValue("Bearer fresh", forHTTPHeaderField: "Authorization")
+                again.headerFields["Authorization"] = "Bearer fresh"
                 return try await next(again)
             }
         }

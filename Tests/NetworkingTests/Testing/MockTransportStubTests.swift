@@ -23,8 +23,8 @@ import Testing
 
         // Then
         #expect(response.value == User(id: 1, name: "Ada"))
-        #expect(response.httpResponse.statusCode == 200)
-        #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(response.response.status.code == 200)
+        #expect(response.response.headerFields["Content-Type"] == "application/json")
     }
 
     @Test func typedStubUsesTheMockEncoderSoCustomStrategiesRoundTrip() async throws {
@@ -42,7 +42,7 @@ import Testing
 
         // Then
         #expect(response.value == Profile(accountNumber: 7, displayName: "Lin"))
-        #expect(String(decoding: response.data, as: UTF8.self).contains("display_name"))
+        #expect(String(decoding: response.body, as: UTF8.self).contains("display_name"))
     }
 
     @Test func rawDataStatusAndHeadersAreServedAsGiven() async throws {
@@ -53,8 +53,8 @@ import Testing
         let response = try await client.response(for: NetworkRequest<String>(path: "/raw"))
 
         #expect(response.value == "hello")
-        #expect(response.httpResponse.statusCode == 203)
-        #expect(response.httpResponse.value(forHTTPHeaderField: "X-Trace") == "abc")
+        #expect(response.response.status.code == 203)
+        #expect(response.response.headerFields["X-Trace"] == "abc")
     }
 
     @Test(arguments: [400, 404, 500, 503])
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func fallbackClosureAnswersWhatNoStubMatches() async throws {
-        let mock = MockTransport { request in (Data("fallback".utf8), .stub(for: request, status: 200)) }
+        let mock = MockTransport { request in (HTTPResponse(status: 200), Data("fallback".utf8)) }
         mock.stub(.get, "/stubbed", .data(Data("stub".utf8)))
         let client = makeClient(transport: mock)
 

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func repeatedQueryNamesKeepOrderAndTheLastWinsInTheDictionary() throws {
-        let request = URLRequest(url: URL(string: "https://x.test/search?tag=a&tag=b&flag")!)
+        let request = HTTPRequest(url: URL(string: "https://x.test/search?tag=a&tag=b&flag")!)
         let recorded = RecordedRequest(request)
 
         #expect(recorded.queryItems.map(\.name) == ["tag", "tag", "flag"])
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func decodingAMissingBodyNamesTheRequest() throws {
-        let recorded = RecordedRequest(URLRequest(url: URL(string: "https://x.test/users/1")!))
+        let recorded = RecordedRequest(HTTPRequest(url: URL(string: "https://x.test/users/1")!))
 
         #expect(recorded.body == nil)
         #expect(recorded.bodyText == nil)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func filtersRecordedRequestsByMethodAndPath() async throws {
-        let mock = MockTransport { request in (Data(), .stub(for: request, status: 204)) }
+        let mock = MockTransport { request in (HTTPResponse(status: 204), Data()) }
         let client = makeClient(transport: mock)
 
         try await client.send(NetworkRequest<Void>(path: "/a"))

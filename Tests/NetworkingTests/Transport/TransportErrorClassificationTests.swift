@@ -16,21 +16,27 @@ import Testing
 
     static let linuxMessages: [Row] = [
         // A body cut short of its length or its last chunk: the connection was lost mid-response.
-        Row(urlErrorCode: -1, message: "transfer closed with 90 bytes remaining to read", code: .connectionLost, tls: nil),
-        Row(urlErrorCode: -1, message: "transfer closed with outstanding read data remaining", code: .connectionLost, tls: nil),
+        Row(
+            urlErrorCode: -1, message: "transfer closed with 90 bytes remaining to read", code: .connectionLost,
+            tls: nil),
+        Row(
+            urlErrorCode: -1, message: "transfer closed with outstanding read data remaining", code: .connectionLost,
+            tls: nil),
         // Broken chunked framing: not HTTP.
         Row(
             urlErrorCode: -1, message: "Illegal or missing hexadecimal sequence in chunked-encoding",
             code: .badServerResponse, tls: nil),
         // Certificates.
         Row(
-            urlErrorCode: -1, message: "SSL certificate problem: self-signed certificate", code: .secureConnectionFailed,
+            urlErrorCode: -1, message: "SSL certificate problem: self-signed certificate",
+            code: .secureConnectionFailed,
             tls: .certificate),
         Row(
             urlErrorCode: -1, message: "SSL certificate problem: unable to get local issuer certificate",
             code: .secureConnectionFailed, tls: .certificate),
         Row(
-            urlErrorCode: -1, message: "SSL certificate problem: certificate has expired", code: .secureConnectionFailed,
+            urlErrorCode: -1, message: "SSL certificate problem: certificate has expired",
+            code: .secureConnectionFailed,
             tls: .certificate),
         Row(
             urlErrorCode: -1, message: "SSL: no alternative certificate subject name matches target host name 'a.test'",
@@ -40,7 +46,8 @@ import Testing
             urlErrorCode: -1, message: "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:8080 ",
             code: .secureConnectionFailed, tls: .handshake),
         Row(
-            urlErrorCode: -1, message: "error:0A00010B:SSL routines::wrong version number", code: .secureConnectionFailed,
+            urlErrorCode: -1, message: "error:0A00010B:SSL routines::wrong version number",
+            code: .secureConnectionFailed,
             tls: .handshake),
         Row(
             urlErrorCode: -1, message: "error:0A000410:SSL routines::sslv3 alert handshake failure",
@@ -96,7 +103,10 @@ import Testing
 
     @Test func theDescriptionNamesWhichPartOfTLSFailed() {
         let error = TransportError(urlErrorCode: -1, message: "SSL certificate problem: self-signed certificate")
-        #expect(error.description == "secureConnectionFailed(certificate): SSL certificate problem: self-signed certificate (URLError -1)")
+        #expect(
+            error.description
+                == "secureConnectionFailed(certificate): SSL certificate problem: self-signed certificate (URLError -1)"
+        )
     }
 
     @Test func aCutBodyIsRetriedForAGETButNeverForAPOST() {
@@ -113,7 +123,8 @@ import Testing
         let tls = TransportError(urlErrorCode: -1, message: "SSL certificate problem: self-signed certificate")
         #expect(
             !retried(
-                RetryPolicy.default.decision(method: .get, outcome: .failure(tls), attempt: 1, now: now, random: { 0 })))
+                RetryPolicy.default.decision(method: .get, outcome: .failure(tls), attempt: 1, now: now, random: { 0 }))
+        )
     }
 
     private func retried(_ decision: RetryPolicy.Decision) -> Bool {

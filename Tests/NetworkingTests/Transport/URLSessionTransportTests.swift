@@ -48,8 +48,9 @@ extension RealServerTests {
             ]
             let response = try await client.response(
                 for: NetworkRequest<Echo>(
-                    path: "/cross-origin", query: [URLQueryItem(name: "key", value: key)], headers: credentials))
-            #expect(response.httpResponse.url?.host == "127.0.0.2")
+                    path: "/cross-origin", query: [URLQueryItem(name: "key", value: key)],
+                    headers: HTTPFields(credentials)))
+            #expect(response.response.url?.host == "127.0.0.2")
             let hits = try await FaultServer.hits(key)
             #expect(hits.count == 2)
             let first = try #require(hits.requests.first)
@@ -152,10 +153,11 @@ extension RealServerTests {
             let client = try await FaultServer.client(
                 transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1 << 20)))
             let response = try await client.response(
-                for: NetworkRequest<Void>(.head, path: "/bytes/2000000", query: [URLQueryItem(name: "key", value: key)]))
+                for: NetworkRequest<Void>(.head, path: "/bytes/2000000", query: [URLQueryItem(name: "key", value: key)])
+            )
             #expect(response.statusCode == 200)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Length") == "2000000")
-            #expect(response.data.isEmpty)
+            #expect(response.response.headerFields["Content-Length"] == "2000000")
+            #expect(response.body.isEmpty)
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
@@ -173,7 +175,7 @@ extension RealServerTests {
             request.acceptableStatusCodes = [status]
             let response = try await client.response(for: request)
             #expect(response.statusCode == status)
-            #expect(response.data.isEmpty)
+            #expect(response.body.isEmpty)
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
@@ -270,9 +272,9 @@ extension RealServerTests {
             let ok = try await client.send(NetworkRequest<[String: Bool]>(path: "/ok"))
             #expect(ok == ["ok": true])
             let direct = try await transport.send(
-                URLRequest(url: try await FaultServer.url().appendingPathComponent("ok")),
+                HTTPRequest(url: try await FaultServer.url().appendingPathComponent("ok")),
                 timeLimit: .seconds(Int64.max))
-            #expect(direct.1.statusCode == 200)
+            #expect(direct.0.status.code == 200)
         }
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Counts calls in flight and reports when the client becomes busy (0 → 1) and idle (1 → 0): a network
 /// activity indicator, a "syncing" badge, or a test waiting for quiet.
 ///
@@ -56,8 +52,8 @@ public struct ActivityCounterBehavior: RequestBehavior {
     ///   - next: The rest of the chain.
     /// - Returns: What `next` returned.
     /// - Throws: What `next` threw, unchanged.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         transitions.withLock { _ in
             if state.increment() == 1 { onChange(true) }

@@ -1,23 +1,21 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Puts a credential from a ``TokenStore`` on every attempt: `Authorization: Bearer <token>` by default.
 ///
 /// - **Every attempt:** the token is read in ``modify(request:context:)``, which runs on each pass, so when the
 ///   behavior sits inside a retry a token refreshed between attempts is used by the next one. Put it inside retry:
 ///   `CombinedBehavior([.activityCounter(...), .logging(), .retry(), .authorization(...)])`.
-/// - **Set, never appended:** the header is replaced (`setValue`), so retries and a second authorization
-///   behavior never produce two values.
+/// - **Set, never appended:** the header is replaced, so retries and a second authorization behavior never
+///   produce two values.
+/// - **Sensitive:** the header is marked sensitive (``HTTPFields/subscript(sensitive:)``), whatever its name: it
+///   is redacted in logs and error texts and removed when a redirect leaves the origin.
 /// - **No token, no header:** when the store returns `nil` or an empty string the request goes out unchanged.
 /// - **The request wins:** when the ``NetworkRequest`` sets the scheme's header itself (say, a log-in call with
 ///   its own Basic credential), the behavior leaves it alone, like `additionalHeaders`.
 /// - **Errors:** an error thrown by the store fails the call with ``NetworkError`` of kind
 ///   `behavior("AuthorizationBehavior")` whose `underlyingError` is the store's error. Nothing is sent.
-/// - **Bad tokens:** a token containing CR, LF or other control characters is refused by the client's check
-///   of every attempt (kind `invalidRequest`) before any I/O: it can never split a header.
+/// - **Bad tokens:** a token containing CR, LF or other control characters is refused as it is written (kind
+///   `invalidRequest`), before any I/O: it can never split a header, and the request never goes out without it.
 ///
 /// Defaults: scheme ``AuthorizationScheme/bearer``. State: none of its own; the injected ``TokenStore``
 /// (``InMemoryTokenStore`` or ``ClosureTokenStore``, or your own).
@@ -44,11 +42,11 @@ public struct AuthorizationBehavior: RequestBehavior {
     ///   - context: The call's context; its `explicitHeaderNames` tell whether the request set the header.
     /// - Returns: The request with the header set (replacing any previous value), or unchanged.
     /// - Throws: The store's error.
-    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        guard !context.explicitHeaderNames.contains(scheme.headerName.lowercased()) else { return request }
+    public func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
+        guard !context.explicitHeaderNames.contains(scheme.headerName.canonicalName) else { return request }
         guard let token = try await store.token(), !token.isEmpty else { return request }
         var request = request
-        request.setValue(scheme.headerValue(for: token), forHTTPHeaderField: scheme.headerName)
+        request.headerFields[sensitive: scheme.headerName] = scheme.headerValue(for: token)
         return request
     }
 }

@@ -19,26 +19,27 @@ public struct AuthorizationScheme: Sendable, Hashable {
     }
 
     /// The header the credential goes in, such as `Authorization`.
-    public let headerName: String
+    public let headerName: HTTPField.Name
     /// The word written before the credential, such as `Bearer`; `nil` for none.
     public let prefix: String?
     private let encoding: Encoding
 
     /// `Authorization: Bearer <token>` (RFC 6750), for OAuth 2 access tokens and most JSON APIs.
-    public static let bearer = AuthorizationScheme(headerName: "Authorization", prefix: "Bearer", encoding: .verbatim)
+    public static let bearer = AuthorizationScheme(headerName: .authorization, prefix: "Bearer", encoding: .verbatim)
 
     /// `Authorization: Basic <base64 of token>` (RFC 7617). The store returns `user:password` in clear; the scheme
     /// encodes it as UTF-8, then base64. See ``basicCredential(user:password:)``.
-    public static let basic = AuthorizationScheme(headerName: "Authorization", prefix: "Basic", encoding: .base64)
+    public static let basic = AuthorizationScheme(headerName: .authorization, prefix: "Basic", encoding: .base64)
 
     /// Any header, with an optional prefix: `X-API-Key: <token>`, or `Authorization: Token <token>`.
     ///
-    /// Remember to add a custom header name to the logging ``Redaction`` so its value never reaches a log.
+    /// The behaviors that use a scheme mark its header sensitive, so a custom header is redacted in logs and error
+    /// texts and removed when a redirect leaves the origin, like `Authorization`.
     /// - Parameters:
-    ///   - header: The header name.
+    ///   - header: The header name, sent as written.
     ///   - prefix: A word written before the token and separated from it by a space; `nil` (the default) for none.
     /// - Returns: The scheme.
-    public static func custom(header: String, prefix: String? = nil) -> AuthorizationScheme {
+    public static func custom(header: HTTPField.Name, prefix: String? = nil) -> AuthorizationScheme {
         AuthorizationScheme(headerName: header, prefix: prefix, encoding: .verbatim)
     }
 

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Asks the system for time to finish each call if the app goes to the background while it runs.
 ///
 /// ```swift
@@ -47,8 +43,8 @@ public struct BackgroundTaskBehavior: RequestBehavior {
     ///   - next: The rest of the chain.
     /// - Returns: What `next` returned.
     /// - Throws: What `next` threw, unchanged.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         let provider = provider
         let state = LockedBox(TaskState.beginning)

@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Renders a `URLRequest` as a `curl` command to paste into a shell, with the same ``Redaction`` as
+/// Renders an ``HTTPRequest`` as a `curl` command to paste into a shell, with the same ``Redaction`` as
 /// ``LoggingBehavior``.
 ///
 /// ```
@@ -34,37 +30,34 @@ public struct CURLRenderer: Sendable {
     ///
     /// - Parameter request: The request to render.
     /// - Returns: The command.
-    public func render(_ request: URLRequest) -> String {
+    public func render(_ request: HTTPRequest) -> String {
         var arguments = ["curl"]
-        let method = request.httpMethod ?? "GET"
-        let body = request.httpBody ?? Data()
+        let method = request.method.rawValue
+        let body = request.body.data ?? Data()
         switch method {
         case "GET" where body.isEmpty: break
         case "HEAD": arguments.append("--head")
         default: arguments += ["-X", Self.quoted(method)]
         }
-        let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-        for (name, value) in headers {
-            arguments += ["-H", Self.quoted("\(name): \(redaction.displayValue(value, forHeader: name))")]
+        for field in request.headerFields.sorted(by: { $0.name < $1.name }) {
+            let shown = redaction.redacts(field) ? Redaction.placeholder : field.value
+            arguments += ["-H", Self.quoted("\(field.name.rawName): \(shown)")]
         }
         var comment = ""
         if !body.isEmpty {
-            let shown = redaction.displayBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            let shown = redaction.displayBody(body, contentType: request.headerFields[.contentType])
             if let text = String(data: shown, encoding: .utf8) {
                 arguments += ["--data-binary", Self.quoted(text)]
             } else {
                 comment = " # binary body of \(body.count) bytes left out"
             }
         }
-        arguments.append(Self.quoted(request.url.map(redaction.displayString(for:)) ?? ""))
+        arguments.append(Self.quoted(redaction.displayTarget(of: request)))
         return Redaction.scrub(arguments.joined(separator: " ") + comment, secrets: redaction.secrets(in: request))
     }
 
     /// `text` as one single-quoted shell word: `it's` becomes `'it'\''s'`.
-    ///
-    /// - Parameter text: Any text.
-    /// - Returns: The quoted word.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -10,12 +10,20 @@ import Foundation
 /// ```
 public struct LogSink: Sendable {
     private let body: @Sendable (String) async -> Void
+    /// Whether the sink drops every line, so the logging behavior builds none: only ``discard`` does.
+    public let discards: Bool
 
     /// Creates a sink from a closure.
     ///
     /// - Parameter write: Receives each line, without a trailing newline.
     public init(_ write: @escaping @Sendable (String) async -> Void) {
         self.body = write
+        self.discards = false
+    }
+
+    private init(discarding: Void) {
+        self.body = { _ in }
+        self.discards = true
     }
 
     /// Writes one line.
@@ -31,6 +39,6 @@ public struct LogSink: Sendable {
         try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    /// Drops every line.
-    public static let discard = LogSink { _ in }
+    /// Drops every line; the logging behavior then does no work at all.
+    public static let discard = LogSink(discarding: ())
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Writes one line when a request goes out and one when it completes, with secrets redacted.
 ///
 /// ```
@@ -70,7 +66,8 @@ public struct LoggingBehavior: RequestBehavior {
         self.clock = clock
     }
 
-    /// Logs the request, passes it on unchanged, logs the outcome, and returns or rethrows it unchanged.
+    /// Logs the request, passes it on unchanged, logs the outcome, and returns or rethrows it unchanged. With a
+    /// sink that discards (``LogSink/discard``), it only passes the request on: no line is built.
     ///
     /// - Parameters:
     ///   - request: The request as the outer behaviors left it.
@@ -78,22 +75,23 @@ public struct LoggingBehavior: RequestBehavior {
     ///   - next: The rest of the chain.
     /// - Returns: What `next` returned.
     /// - Throws: What `next` threw, unchanged.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
+        guard !sink.discards else { return try await next(request) }
         let secrets = redaction.secrets(in: request)
-        let shown = shownURL(request)
+        let shown = redaction.displayTarget(of: request)
         let start = clock.now()
         if logsStart {
             await emit(startLine(request, shownURL: shown, context: context), secrets: secrets)
         }
         do {
-            let (data, response) = try await next(request)
+            let (response, body) = try await next(request)
             let line = successLine(
-                request, shownURL: shown, response: response, data: data, elapsed: clock.now() - start,
+                request, shownURL: shown, response: response, body: body, elapsed: clock.now() - start,
                 context: context)
             await emit(line, secrets: secrets)
-            return (data, response)
+            return (response, body)
         } catch {
             let line = failureLine(
                 request, shownURL: shown, error: error, elapsed: clock.now() - start, context: context)
@@ -103,7 +101,7 @@ public struct LoggingBehavior: RequestBehavior {
     }
 
     private func emit(_ line: String, secrets: [String]) async {
-        await sink.write(Self.escapingControlCharacters(Redaction.scrub(line, secrets: secrets)))
+        await sink.write(DisplayText.escapingControlCharacters(Redaction.scrub(line, secrets: secrets)))
     }
 }
 

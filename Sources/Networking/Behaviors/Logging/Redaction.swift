@@ -1,15 +1,12 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Which header values and query values must never reach a log or a cURL command, shared by
 /// ``LoggingBehavior`` and ``CURLRenderer``.
 ///
 /// Redacted values are written as ``placeholder`` (`<redacted>`). The defaults cannot be turned off, only added
 /// to, so a configuration mistake can only redact more:
-/// - headers ``defaultHeaderNames``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`;
+/// - headers ``defaultHeaderNames``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and every
+///   field marked sensitive (``HTTPField/isSensitive``), such as the custom header of `.authorization`;
 /// - query parameters ``defaultQueryParameterNames``: `access_token`, `api_key`, `apikey`, `client_secret`,
 ///   `password`, `token` (also applied to `application/x-www-form-urlencoded` bodies);
 /// - always: the user and password of a URL (`user:password@host`) are dropped, never shown.
@@ -52,12 +49,20 @@ public struct Redaction: Sendable, Hashable {
         self.queryParameterNames = Self.defaultQueryParameterNames.union(queryParameterNames.map { $0.lowercased() })
     }
 
-    /// Whether the value of header `name` is redacted.
+    /// Whether the value of header `name` is redacted by name.
     ///
     /// - Parameter name: A header name, in any case.
     /// - Returns: `true` when the value must not be shown.
     public func redactsHeader(_ name: String) -> Bool {
-        headerNames.contains(name.lowercased())
+        headerNames.contains(HTTPToken.lowercasedASCII(name))
+    }
+
+    /// Whether the value of `field` is redacted: by its name, or because it is marked sensitive.
+    ///
+    /// - Parameter field: A header field.
+    /// - Returns: `true` when the value must not be shown.
+    public func redacts(_ field: HTTPField) -> Bool {
+        field.isSensitive || headerNames.contains(field.name.canonicalName)
     }
 
     /// The value to show for header `name`: ``placeholder`` for a redacted header, else `value`.
@@ -88,6 +93,17 @@ public struct Redaction: Sendable, Hashable {
         return text
     }
 
+    /// The target of `request` for display: `scheme://authority/path?query`, with redacted query values replaced.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The text to show.
+    public func displayTarget(of request: HTTPRequest) -> String {
+        let path = request.path
+        guard let mark = path.firstIndex(of: "?") else { return "\(request.scheme)://\(request.authority)\(path)" }
+        let query = path[path.index(after: mark)...]
+        return "\(request.scheme)://\(request.authority)\(path[..<mark])?\(redactedQuery(String(query)))"
+    }
+
     /// A percent-encoded query (or form body) with the values of redacted parameters replaced.
     func redactedQuery(_ query: String) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
@@ -108,21 +124,26 @@ public struct Redaction: Sendable, Hashable {
         return Data(redactedQuery(text).utf8)
     }
 
-    /// Every redacted value in `request`, in the forms it may appear elsewhere: header values and their credential
-    /// part, query values raw and decoded, and the URL's user and password. Values under 4 characters are left out
-    /// so that scrubbing cannot mangle ordinary text.
-    func secrets(in request: URLRequest) -> [String] {
+    /// Every redacted value in `request`, in the forms it may appear elsewhere: header values, their credential part
+    /// after the scheme, each cookie's value, and query values raw and decoded. Values under 4 characters are left
+    /// out so that scrubbing cannot mangle ordinary text.
+    func secrets(in request: HTTPRequest) -> [String] {
         var found: [String] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where redactsHeader(name) {
-            found.append(value)
-            if let space = value.firstIndex(of: " ") { found.append(String(value[value.index(after: space)...])) }
+        for field in request.headerFields where redacts(field) {
+            found.append(field.value)
+            if let space = field.value.firstIndex(of: " ") {
+                found.append(String(field.value[field.value.index(after: space)...]))
+            }
+            if field.name.canonicalName == "cookie" {
+                for pair in field.value.split(separator: ";") {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    found.append(String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
+                }
+            }
         }
-        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
-            found += [
-                components.user, components.password, components.percentEncodedUser, components.percentEncodedPassword,
-            ]
-            .compactMap { $0 }
-            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+        let path = request.path
+        if let mark = path.firstIndex(of: "?") {
+            for pair in path[path.index(after: mark)...].split(separator: "&") {
                 guard let equals = pair.firstIndex(of: "=") else { continue }
                 let name = pair[..<equals].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
                 guard queryParameterNames.contains(name.lowercased()) else { continue }
@@ -133,11 +154,13 @@ public struct Redaction: Sendable, Hashable {
                 }
             }
         }
+        guard !found.isEmpty else { return [] }
         return Array(Set(found.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 
     /// `text` with every occurrence of each secret replaced by the placeholder, longest secrets first.
     static func scrub(_ text: String, secrets: [String]) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
+        guard !secrets.isEmpty else { return text }
+        return secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
     }
 }

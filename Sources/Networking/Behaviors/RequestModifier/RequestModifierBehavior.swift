@@ -1,30 +1,27 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Runs a closure that may change the `URLRequest` on every attempt: signing, a timestamp, a per-call id.
+/// Runs a closure that may change the ``HTTPRequest`` on every attempt: signing, a timestamp, a per-call id.
 ///
 /// ```swift
 /// .modifyRequest { request in
-///     request.setValue(try await signer.signature(for: request), forHTTPHeaderField: "X-Signature")
+///     request.headerFields["X-Signature"] = try await signer.signature(for: request)
 /// }
 /// ```
 /// - It runs in ``modify(request:context:)``, on every pass: inside a retry behavior, once per attempt.
-/// - It may change anything, including headers the ``NetworkRequest`` set itself; the client checks the result
-///   again before sending (a CR or LF in a header, or a non-HTTP URL, fails with kind `invalidRequest`).
+/// - It may change anything, including headers the ``NetworkRequest`` set itself. Every write is checked as it
+///   is made: a CR or LF in a header, or a non-HTTP scheme, fails the call with kind `invalidRequest`, with
+///   nothing sent.
 /// - An error it throws fails the call with ``NetworkError`` of kind `behavior("RequestModifierBehavior")`;
 ///   nothing is sent.
 ///
 /// Defaults: none. State kept: none (capture your own `Sendable` state in the closure).
 public struct RequestModifierBehavior: RequestBehavior {
-    private let modifier: @Sendable (inout URLRequest) async throws -> Void
+    private let modifier: @Sendable (inout HTTPRequest) async throws -> Void
 
     /// Creates the behavior.
     ///
     /// - Parameter modifier: Changes the request in place; may suspend and may throw.
-    public init(_ modifier: @escaping @Sendable (inout URLRequest) async throws -> Void) {
+    public init(_ modifier: @escaping @Sendable (inout HTTPRequest) async throws -> Void) {
         self.modifier = modifier
     }
 
@@ -35,7 +32,7 @@ public struct RequestModifierBehavior: RequestBehavior {
     ///   - context: The call's context.
     /// - Returns: The changed request.
     /// - Throws: What the closure threw.
-    public func modify(request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    public func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
         var request = request
         try await modifier(&request)
         return request
@@ -43,11 +40,11 @@ public struct RequestModifierBehavior: RequestBehavior {
 }
 
 extension RequestBehavior where Self == RequestModifierBehavior {
-    /// Changes the request on every attempt: `.modifyRequest { request in request.timeoutInterval = 10 }`.
+    /// Changes the request on every attempt: `.modifyRequest { request in request.headerFields["X-Client"] = "ios" }`.
     ///
     /// - Parameter modifier: Changes the request in place; may suspend and may throw.
     /// - Returns: The behavior.
-    public static func modifyRequest(_ modifier: @escaping @Sendable (inout URLRequest) async throws -> Void)
+    public static func modifyRequest(_ modifier: @escaping @Sendable (inout HTTPRequest) async throws -> Void)
         -> RequestModifierBehavior
     {
         RequestModifierBehavior(modifier)

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Sends a failed request again, as a ``RetryPolicy`` decides, waiting on an injected clock between attempts.
 ///
 /// ```swift
@@ -94,8 +90,8 @@ public struct RetryBehavior: RequestBehavior {
     ///   - next: The rest of the chain, called once per attempt.
     /// - Returns: The first acceptable response.
     /// - Throws: The last attempt's error when the policy gives up; `CancellationError` when cancelled.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
         let start = clock.now()
         var attempt = 1

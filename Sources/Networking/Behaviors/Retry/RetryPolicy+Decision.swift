@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension RetryPolicy {
     /// What to do after a failed attempt.
     public enum Decision: Sendable, Hashable, CustomStringConvertible {
@@ -22,7 +18,7 @@ extension RetryPolicy {
     }
 
     /// How an attempt failed.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The server answered with an unacceptable `status`, with its `Retry-After` header value if any.
         case status(Int, retryAfter: String? = nil)
         /// The attempt threw `error`. A ``NetworkError`` of kind ``NetworkError/Kind/unacceptableStatus(_:)`` is
@@ -44,7 +40,7 @@ extension RetryPolicy {
     ///
     /// - Parameters:
     ///   - method: The request's method.
-    ///   - requestHeaders: The request's headers, searched for ``idempotencyKeyHeader`` ignoring letter case.
+    ///   - requestHeaders: The request's headers, searched for ``idempotencyKeyHeader``.
     ///   - bodyIsReplayable: `false` when the body is a stream that was consumed by the attempt.
     ///   - outcome: How the attempt failed.
     ///   - attempt: The number of the attempt that failed, from 1.
@@ -52,9 +48,9 @@ extension RetryPolicy {
     ///   - now: The current date, for `Retry-After` dates.
     ///   - random: A number in `0..<1` for the jitter; values outside are clamped.
     /// - Returns: ``Decision/retry(after:)`` or ``Decision/doNotRetry(reason:)``.
-    public func decision(
+    package func decision(
         method: HTTPMethod,
-        requestHeaders: [String: String] = [:],
+        requestHeaders: HTTPFields = HTTPFields(),
         bodyIsReplayable: Bool = true,
         outcome: Outcome,
         attempt: Int,
@@ -114,33 +110,31 @@ extension RetryPolicy {
         return .retry(after: delay)
     }
 
-    /// Decides for a failed `URLRequest`: reads its method, headers and body kind, and the error.
+    /// Decides for a failed request: reads its method, headers and body kind, and the error.
     ///
-    /// When the error is a ``NetworkError`` carrying the request as the transport was given it, that request is
-    /// judged rather than `request`: behaviors inside the retry may have added headers, such as an
+    /// When the error is a ``NetworkError`` carrying the request as the transport received it (``NetworkError/sentRequest``),
+    /// that request is judged rather than `request`: behaviors inside the retry may have added headers, such as an
     /// `Idempotency-Key` from a per-request ``IdempotencyKeyBehavior``.
     ///
     /// - Parameters:
-    ///   - request: The request that failed; a request without a method is a `GET`.
+    ///   - request: The request that failed.
     ///   - error: What the attempt threw.
     ///   - attempt: The number of the attempt that failed, from 1.
     ///   - elapsed: The time since the first attempt started.
     ///   - now: The current date, for `Retry-After` dates.
     ///   - random: A number in `0..<1` for the jitter.
     /// - Returns: The decision of ``decision(method:requestHeaders:bodyIsReplayable:outcome:attempt:elapsed:now:random:)``.
-    public func decision(
-        for request: URLRequest,
+    package func decision(
+        for request: HTTPRequest,
         error: any Error,
         attempt: Int,
         elapsed: Duration,
         now: Date,
         random: () -> Double
     ) -> Decision {
-        let sent = (error as? NetworkError)?.request ?? request
+        let sent = (error as? NetworkError)?.sentRequest ?? request
         return decision(
-            method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"),
-            requestHeaders: sent.allHTTPHeaderFields ?? [:],
-            bodyIsReplayable: sent.httpBodyStream == nil,
+            method: sent.method, requestHeaders: sent.headerFields, bodyIsReplayable: sent.body.isReplayable,
             outcome: .failure(error), attempt: attempt, elapsed: elapsed, now: now, random: random)
     }
 
@@ -166,7 +160,7 @@ extension RetryPolicy {
         }
         switch error.kind {
         case .unacceptableStatus(let status):
-            return .status(status, retryAfter: error.response?.value(forHTTPHeaderField: "Retry-After"))
+            return .status(status, retryAfter: error.response?.headerFields[.retryAfter])
         case .transport(let code):
             let nothingSent = error.transportError?.requestWasNotSent ?? TransportError(code, "").requestWasNotSent
             return .transport(code, nothingSent: nothingSent)
@@ -180,11 +174,9 @@ extension RetryPolicy {
         }
     }
 
-    private func hasIdempotencyKey(_ headers: [String: String]) -> Bool {
-        guard let name = idempotencyKeyHeader?.lowercased() else { return false }
-        return headers.contains { key, value in
-            key.lowercased() == name && !value.trimmingCharacters(in: .whitespaces).isEmpty
-        }
+    private func hasIdempotencyKey(_ headers: HTTPFields) -> Bool {
+        guard let name = idempotencyKeyHeader, let value = headers[name] else { return false }
+        return !value.trimmingCharacters(in: .whitespaces).isEmpty
     }
 
     /// A duration as seconds with at most two decimals, such as `0.25 s` or `30.0 s`.

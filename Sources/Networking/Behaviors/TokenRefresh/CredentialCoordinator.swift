@@ -48,18 +48,16 @@ final class CredentialCoordinator: Sendable {
     /// How many calls wait for the refresh in flight.
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
-    /// A credential fit to send: the current one unless it is missing or within the leeway of expiry, in which
-    /// case a refresh (shared with every other caller) provides it.
-    func usableCredential() async throws -> Versioned {
+    /// The current credential if it is fit to send (present, and not within the leeway of expiry); otherwise
+    /// `nil` and the version a refresh must replace (see ``refreshed(after:)``).
+    func usableNow() -> (credential: Versioned?, version: Int) {
         let limit = clock.date().addingTimeInterval(leeway.seconds)
-        let (fresh, version): (Versioned?, Int) = state.withLock { state in
+        return state.withLock { state in
             if let credential = state.credential, Self.isUsable(credential, until: limit) {
                 return ((credential, state.version), state.version)
             }
             return (nil, state.version)
         }
-        if let fresh { return fresh }
-        return try await refreshed(after: version)
     }
 
     /// Whether `credential` stays valid past `limit` (a credential without an expiry date always does).

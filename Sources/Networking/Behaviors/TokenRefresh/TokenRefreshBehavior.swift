@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Sends a refreshable credential, and refreshes it once for everyone when it expires or the server answers 401.
 ///
 /// ```swift
@@ -23,16 +19,21 @@ import Foundation
 /// - **Loop guard.** At most ``Configuration/maximumRefreshes`` refreshes per ``Configuration/window``; beyond that
 ///   calls fail with ``TokenRefreshError/refreshLimitReached(limit:window:)`` without asking the refresher.
 /// - **Cancellation.** Cancelling a waiting call never cancels the refresh the others wait for.
+/// - **Time limits.** Waiting for a refresh is part of the attempt: it ends with ``NetworkError`` of kind
+///   `timedOut(.call)` when the call's deadline passes first, or `timedOut(.attempt)` when the attempt timeout
+///   does (a retry behavior outside may then wait again for the same refresh, within its own limits). The refresh
+///   itself goes on for the calls still waiting.
+/// - **Sensitive.** The header is marked sensitive: redacted in logs and error texts, and removed when a redirect
+///   leaves the origin.
 ///
 /// Place it inside `.retry()` so every attempt carries the current credential. It sets the header itself: use it
 /// instead of `AuthorizationBehavior`, not with it.
 public final class TokenRefreshBehavior: RequestBehavior {
     /// How the behavior sends and refreshes the credential.
     public struct Configuration: Sendable {
-        /// The header carrying the credential. Default: `Authorization`.
-        public var headerName: String = "Authorization"
-        /// Written before the token, with a space; `nil` for the bare token. Default: `Bearer`.
-        public var scheme: String? = "Bearer"
+        /// Which header carries the credential, and how: ``AuthorizationScheme/bearer`` (`Authorization: Bearer
+        /// <token>`) by default; ``AuthorizationScheme/custom(header:prefix:)`` for anything else.
+        public var scheme: AuthorizationScheme = .bearer
         /// The status that means "credential rejected". Default: 401, as RFC 9110 defines it.
         public var rejectionStatus: Int = 401
         /// A credential expiring within this time is refreshed before use. Default: 30 s, to cover clock skew
@@ -78,22 +79,38 @@ public final class TokenRefreshBehavior: RequestBehavior {
     package var waitingCallCount: Int { coordinator.waitingCount }
 
     /// Sends the request with a usable credential; on a rejection, refreshes (or joins a refresh) and replays once.
-    public func intercept(_ request: URLRequest, context: RequestContext, next: NextHandler) async throws -> (
-        Data, HTTPURLResponse
+    ///
+    /// - Parameters:
+    ///   - request: The request as the outer behaviors left it.
+    ///   - context: The call's context; its time limits bound any wait for a refresh.
+    ///   - next: The rest of the chain.
+    /// - Returns: The response of the first attempt, or of the replay after a refresh.
+    /// - Throws: What `next` threw; ``TokenRefreshError`` (inside a `behavior` error); `timedOut` while waiting.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
     ) {
-        let (credential, version) = try await coordinator.usableCredential()
+        let coordinator = coordinator
+        let (usable, rejected) = coordinator.usableNow()
+        let (credential, version) =
+            if let usable { usable } else {
+                try await context.withTimeLimits(waitingFor: "the credential refresh") {
+                    try await coordinator.refreshed(after: rejected)
+                }
+            }
         do {
             return try await next(authorized(request, with: credential))
         } catch let error as NetworkError where error.kind == .unacceptableStatus(configuration.rejectionStatus) {
-            let (fresh, _) = try await coordinator.refreshed(after: version)
+            let (fresh, _) = try await context.withTimeLimits(waitingFor: "the credential refresh") {
+                try await coordinator.refreshed(after: version)
+            }
             return try await next(authorized(request, with: fresh))
         }
     }
 
-    private func authorized(_ request: URLRequest, with credential: AccessCredential) -> URLRequest {
+    private func authorized(_ request: HTTPRequest, with credential: AccessCredential) -> HTTPRequest {
         var request = request
-        let value = configuration.scheme.map { "\($0) \(credential.token)" } ?? credential.token
-        request.setValue(value, forHTTPHeaderField: configuration.headerName)
+        request.headerFields[sensitive: configuration.scheme.headerName] =
+            configuration.scheme.headerValue(for: credential.token)
         return request
     }
 }

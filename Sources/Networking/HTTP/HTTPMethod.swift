@@ -50,17 +50,3 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPToken.isTokenByte)
     }
 }
-
-/// The RFC 9110 `token` grammar shared by method names and header field names.
-enum HTTPToken {
-    /// Whether `byte` is a `tchar`: a visible ASCII character other than the delimiters `"(),/:;<=>?@[\]{}`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
-}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// One attempt of a call, the innermost handler of its chain: checks the request as behaviors left it, sends it
+/// through the transport under the attempt's time limit (the attempt timeout, or the time left before the call's
+/// deadline if that is shorter), and turns an unacceptable status or a transport failure into a ``NetworkError``.
+struct Attempt: Sendable {
+    let name: String
+    let builtRequest: HTTPRequest
+    let transport: any HTTPTransport
+    /// The transport, when it keeps time limits itself and the client runs on real time.
+    let limitedTransport: (any TimeLimitedTransport)?
+    let clock: any NetworkClock
+    let timeout: Duration
+    let deadline: CallDeadline?
+    let acceptable: Set<Int>
+    let sensitiveHeaderNames: Set<String>
+
+    /// Runs the attempt for `request`.
+    func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
+        var request = request
+        if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
+        if let problem = RequestValidator.problem(in: request) {
+            throw NetworkError(
+                .invalidRequest, requestName: name, message: "invalid request: \(problem)", builtRequest: builtRequest)
+        }
+        let remaining = deadline?.remaining()
+        let (limit, scope): (Duration, NetworkError.TimeoutScope) =
+            if let remaining, remaining < timeout { (remaining, .call) } else { (timeout.clampedForTimers, .attempt) }
+        let sent = request
+        let timedOut = { @Sendable [name, builtRequest, deadline] in
+            NetworkError(
+                .timedOut(scope), requestName: name,
+                message: scope == .call
+                    ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
+                    : "no complete response within the attempt time limit of \(limit)",
+                builtRequest: builtRequest, sentRequest: sent)
+        }
+        guard limit > .zero else { throw timedOut() }
+        let response: HTTPResponse
+        let data: Data
+        do {
+            if let limitedTransport {
+                (response, data) = try await limitedTransport.send(request, timeLimit: limit)
+            } else {
+                let transport = transport
+                (response, data) = try await withTimeLimit(limit, clock: clock, onTimeout: timedOut) {
+                    try await transport.send(sent)
+                }
+            }
+        } catch is TimeLimitExceeded {
+            throw timedOut()
+        } catch {
+            throw failure(error, sent: request)
+        }
+        guard acceptable.contains(response.status.code) else {
+            throw NetworkError(
+                .unacceptableStatus(response.status.code), requestName: name,
+                message: "the server answered \(response.status)", builtRequest: builtRequest, sentRequest: request,
+                response: response, body: data)
+        }
+        return (response, .data(data))
+    }
+
+    /// Maps what a transport threw: cancellation and ``NetworkError`` pass through; everything else becomes a
+    /// ``NetworkError`` of kind ``NetworkError/Kind/transport(_:)``.
+    private func failure(_ error: any Error, sent: HTTPRequest) -> any Error {
+        if error is CancellationError || error is NetworkError { return error }
+        let transportError: TransportError
+        if let known = error as? TransportError {
+            transportError = known
+        } else if let urlError = error as? URLError {
+            guard let mapped = TransportError(urlError) else { return CancellationError() }
+            transportError = mapped
+        } else {
+            // The transport's own error (a missing fixture, a mock's scripted failure) speaks for itself.
+            return NetworkError(
+                .transport(.other), requestName: name, message: "\(error)", builtRequest: builtRequest,
+                sentRequest: sent, underlyingError: error)
+        }
+        return NetworkError(
+            .transport(transportError.code), requestName: name, message: transportError.description,
+            builtRequest: builtRequest, sentRequest: sent, underlyingError: transportError)
+    }
+}

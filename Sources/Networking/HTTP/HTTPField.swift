@@ -1,0 +1,91 @@
+/// One header field: a name, a value, and whether the value is a secret.
+///
+/// A field is a plain value; it is checked when it is written into ``HTTPFields``, which records a bad name or
+/// value so that the call fails with `invalidRequest` before any I/O (see ``HTTPFields``).
+///
+/// A **sensitive** field carries a credential or a session: its value never appears in a log line, an error
+/// text or a cURL command, and it is removed when a redirect leaves the request's origin. `Authorization`,
+/// `Proxy-Authorization`, `Cookie` and `Set-Cookie` are sensitive by default; the credential behaviors mark the
+/// headers they set, and ``HTTPFields/subscript(sensitive:)`` marks any other.
+public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
+    /// The field name, as written.
+    public var name: Name
+    /// The field value.
+    public var value: String
+    /// Whether the value is a secret: never shown, never sent to another origin by a redirect.
+    public var isSensitive: Bool
+
+    /// Creates a field.
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - value: The field value.
+    ///   - isSensitive: Whether the value is a secret; `nil` (the default) decides by name
+    ///     (``Name/isSensitiveByDefault``).
+    public init(name: Name, value: String, isSensitive: Bool? = nil) {
+        self.name = name
+        self.value = value
+        self.isSensitive = isSensitive ?? name.isSensitiveByDefault
+    }
+
+    /// `Name: value`, with `<redacted>` for the value of a sensitive field.
+    public var description: String {
+        "\(name.rawName): \(isSensitive ? "<redacted>" : value)"
+    }
+
+    /// A field name: written as given, compared without regard to ASCII letter case.
+    ///
+    /// Any string can be written; a name that is not an RFC 9110 token (empty, or with a space, colon or control
+    /// character) is refused when it is written into ``HTTPFields``, which records why.
+    public struct Name: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible, Comparable {
+        /// The name as written, as it goes on the wire: `X-API-Key` stays `X-API-Key`.
+        public let rawName: String
+        /// The name in lower case, for comparisons.
+        public let canonicalName: String
+        /// Whether the name is an RFC 9110 token.
+        public let isValid: Bool
+
+        /// Creates a name.
+        ///
+        /// - Parameter name: The name as it should be sent.
+        public init(_ name: String) {
+            rawName = name
+            canonicalName = HTTPToken.lowercasedASCII(name)
+            isValid = HTTPToken.isToken(name)
+        }
+
+        /// Creates a name from a string literal: `"X-API-Key"`.
+        ///
+        /// - Parameter value: The name as it should be sent.
+        public init(stringLiteral value: String) {
+            self.init(value)
+        }
+
+        /// The name as written.
+        public var description: String { rawName }
+
+        /// Whether fields of this name are sensitive unless said otherwise: `Authorization`,
+        /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
+        public var isSensitiveByDefault: Bool {
+            switch canonicalName {
+            case "authorization", "proxy-authorization", "cookie", "set-cookie": true
+            default: false
+            }
+        }
+
+        /// Names are equal when they are equal ignoring ASCII letter case.
+        public static func == (lhs: Name, rhs: Name) -> Bool {
+            lhs.canonicalName == rhs.canonicalName
+        }
+
+        /// Hashes the lower-cased name.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(canonicalName)
+        }
+
+        /// Orders by the lower-cased name.
+        public static func < (lhs: Name, rhs: Name) -> Bool {
+            lhs.canonicalName < rhs.canonicalName
+        }
+    }
+}
