@@ -102,16 +102,16 @@ public struct NetworkError: Error, Sendable {
     /// The ``TransportError`` behind a transport failure.
     public var transportError: TransportError? { underlyingError as? TransportError }
 
-    /// Up to `limit` characters of the body as text, with control characters escaped and the request's secrets
-    /// redacted; empty when there is none.
+    /// Up to `limit` bytes of the body as text, with control characters escaped and the request's secrets
+    /// redacted (one that begins before the cut is replaced whole); empty when there is none.
     ///
     /// - Parameter limit: The most bytes of the body to show.
     /// - Returns: The snippet, ending with `… (N bytes)` when the body is longer.
     public func bodySnippet(limit: Int = 256) -> String {
         guard let body, !body.isEmpty else { return "" }
-        let text = DisplayText.escapingControlCharacters(String(decoding: body.prefix(max(limit, 0)), as: UTF8.self))
-        let snippet = body.count > limit ? text + "… (\(body.count) bytes)" : text
-        return Redaction.scrub(snippet, secrets: secrets)
+        let text = DisplayText.escapingControlCharacters(
+            Redaction.scrubbedPrefix(of: body, limit: limit, secrets: secrets))
+        return body.count > max(limit, 0) ? text + "… (\(body.count) bytes)" : text
     }
 
     /// The secrets of the request as sent (or as built), in every form they may be echoed in.

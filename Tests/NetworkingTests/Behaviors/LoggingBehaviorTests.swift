@@ -1,7 +1,8 @@
 import Foundation
-import Networking
 import NetworkingTesting
 import Testing
+
+@testable import Networking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -240,4 +241,48 @@ private final class RecordingSink: Sendable {
     var sink: LogSink {
         LogSink { [storage] line in storage.withLock { $0.append(line) } }
     }
+
+    @Test func aSinkThatDiscardsGetsNoWorkAndTheRequestPassesUnchanged() async throws {
+        // Given a discarding sink and a clock that counts its readings
+        let clock = CountingClock()
+        let behavior: LoggingBehavior = .logging(to: .discard, clock: clock)
+        var request = BehaviorFakes.request
+        request.headerFields[.authorization] = "Bearer abcdef"
+        // When
+        let seen = LockedBox<HTTPRequest?>(nil)
+        _ = try await behavior.intercept(request, context: RequestContext()) { passed in
+            seen.withLock { $0 = passed }
+            return BehaviorFakes.response(to: passed)
+        }
+        // Then nothing was measured and the request went on as it came
+        #expect(clock.readings.withLock { $0 } == 0)
+        #expect(seen.withLock { $0 } == request)
+    }
+
+    @Test(arguments: [60, 62, 63, 64])
+    func aSecretEchoedAcrossTheBodyCutShowsNoPartOfIt(offset: Int) async throws {
+        let sink = RecordingSink()
+        let behavior: LoggingBehavior = .logging(to: sink.sink, bodies: .upTo(64), clock: TestClock())
+        let token = "tok-0123456789abcdefghij"
+        var request = BehaviorFakes.request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        let body = Data((String(repeating: "x", count: offset) + token + "tail").utf8)
+        _ = try await behavior.intercept(request, context: RequestContext()) { passed in
+            BehaviorFakes.response(to: passed, body: body)
+        }
+        let line = try #require(sink.lines.last)
+        for length in 4...token.count { #expect(!line.contains(token.prefix(length)), "\(line)") }
+        #expect(line.contains("<redacted>") == (offset < 64))
+    }
+}
+
+/// A clock that counts how often it is read, to show that a behavior did no timing work.
+private struct CountingClock: NetworkClock {
+    let readings = LockedBox(0)
+    func now() -> Duration {
+        readings.withLock { $0 += 1 }
+        return .zero
+    }
+    func date() -> Date { Date(timeIntervalSince1970: 0) }
+    func sleep(for duration: Duration) async throws {}
 }

@@ -103,3 +103,22 @@ import Testing
         #expect(transport.requestCount == 0)
     }
 }
+
+@Suite struct NetworkErrorRedactionTests {
+    /// A secret echoed across the 256-byte cut of the snippet: cutting first would show its head.
+    @Test(arguments: [240, 250, 253, 255, 256])
+    func aSecretStraddlingTheCutShowsNoPartOfIt(offset: Int) async throws {
+        let token = "s3cret-token-abcdefghijklmnopqrstuvwxyz"
+        let body = String(repeating: "x", count: offset) + token + String(repeating: "y", count: 300)
+        let client = makeClient(transport: answering(500, body: body), behavior: .authorization { token })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
+        for text in [error.description, "\(error)", error.localizedDescription, error.bodySnippet()] {
+            for length in 4...token.count {
+                #expect(!text.contains(token.prefix(length)), "shows \(token.prefix(length)) in \(text)")
+            }
+        }
+        #expect(error.bodySnippet().contains("<redacted>") == (offset < 256))
+        #expect(error.body == Data(body.utf8), "the stored body is left as it came")
+    }
+}

@@ -135,6 +135,21 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("http://api.example.test:8443/a", "https://api.example.test:8443/b"),
+        ("http://api.example.test/a", "https://api.example.test/b"),
+    ])
+    func aChangeOfSchemeAloneIsAnotherOrigin(from: String, to: String) throws {
+        // http to https keeps host and port (or their defaults differ): still another origin, so credentials go.
+        let start = try #require(URL(string: from))
+        var state = RedirectState(for: Self.hop(.get, url: start), limit: 10)
+        var current = Self.hop(.get, url: start, headers: [("Authorization", "Bearer t"), ("Accept", "*/*")])
+        current.headerFields[sensitive: "X-API-Key"] = "k"
+        guard let next = Self.followed(state.decide(status: 302, location: to, current: current)) else { return }
+        #expect(next.url?.absoluteString == to)
+        #expect(next.headerFields.map(\.name.rawName) == ["Accept"])
+    }
+
     @Test func onceCredentialsLeaveTheyNeverComeBack() throws {
         var state = RedirectState(for: Self.hop(.get), limit: 10)
         var current = Self.hop(.get, headers: [("Authorization", "Bearer t")])

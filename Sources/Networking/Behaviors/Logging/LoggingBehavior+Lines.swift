@@ -5,7 +5,7 @@ extension LoggingBehavior {
     func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
         if logsHeaders { line += headersText(request.headerFields) }
-        line += bodyText(request.body.data, contentType: request.headerFields[.contentType])
+        line += bodyText(request.body.data, contentType: request.headerFields[.contentType], request: request)
         return line
     }
 
@@ -18,7 +18,7 @@ extension LoggingBehavior {
         line += " in \(milliseconds(elapsed))"
         if let count = body.count { line += ", \(count) bytes" }
         if logsHeaders { line += headersText(response.headerFields) }
-        line += bodyText(body.data, contentType: response.headerFields[.contentType])
+        line += bodyText(body.data, contentType: response.headerFields[.contentType], request: request)
         return line
     }
 
@@ -36,7 +36,7 @@ extension LoggingBehavior {
             line += " in \(milliseconds(elapsed)): \(error.kind): \(error.message)"
             if let body = error.body { line += ", \(body.count) bytes" }
             if logsHeaders, let response = error.response { line += headersText(response.headerFields) }
-            line += bodyText(error.body, contentType: error.response?.headerFields[.contentType])
+            line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], request: request)
             return line
         default:
             return "\(tag(context)) failed \(subject) in \(milliseconds(elapsed)): \(type(of: error)): \(error)"
@@ -63,12 +63,12 @@ extension LoggingBehavior {
         return " headers: " + shown.joined(separator: ", ")
     }
 
-    /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty.
-    private func bodyText(_ body: Data?, contentType: String?) -> String {
+    /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of `request` that
+    /// begins before the cut is replaced whole, so no part of it shows.
+    private func bodyText(_ body: Data?, contentType: String?, request: HTTPRequest) -> String {
         guard case .upTo(let maximum) = bodies, let body, !body.isEmpty else { return "" }
         let shown = redaction.displayBody(body, contentType: contentType)
-        let limit = max(maximum, 0)
-        let text = String(decoding: shown.prefix(limit), as: UTF8.self)
-        return shown.count > limit ? " body: \(text)… (\(shown.count) bytes)" : " body: \(text)"
+        let text = Redaction.scrubbedPrefix(of: shown, limit: maximum, secrets: redaction.secrets(in: request))
+        return shown.count > max(maximum, 0) ? " body: \(text)… (\(shown.count) bytes)" : " body: \(text)"
     }
 }

@@ -158,6 +158,37 @@ public struct Redaction: Sendable, Hashable {
         return Array(Set(found.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 
+    /// The first `limit` bytes of `body` as text, each secret that begins in them replaced whole by the
+    /// placeholder, even one the cut would split (cutting first and scrubbing after would show its head).
+    ///
+    /// - Parameters:
+    ///   - body: The bytes to show.
+    ///   - limit: How many bytes of `body` to show at most.
+    ///   - secrets: The values to hide, longest first (as ``secrets(in:)`` returns them).
+    static func scrubbedPrefix(of body: Data, limit: Int, secrets: [String]) -> String {
+        let limit = max(limit, 0)
+        guard !secrets.isEmpty else { return String(decoding: body.prefix(limit), as: UTF8.self) }
+        let reach = secrets.map(\.utf8.count).max() ?? 0
+        let window = String(decoding: body.prefix(limit + reach), as: UTF8.self)
+        let shownBytes = String(decoding: body.prefix(limit), as: UTF8.self).utf8.count
+        var result = ""
+        var index = window.startIndex
+        var consumed = 0
+        while index < window.endIndex, consumed < shownBytes {
+            if let secret = secrets.first(where: { window[index...].hasPrefix($0) }) {
+                result += placeholder
+                consumed += secret.utf8.count
+                index = window.utf8.index(index, offsetBy: secret.utf8.count)
+            } else {
+                let character = window[index]
+                result.append(character)
+                consumed += character.utf8.count
+                index = window.index(after: index)
+            }
+        }
+        return result
+    }
+
     /// `text` with every occurrence of each secret replaced by the placeholder, longest secrets first.
     static func scrub(_ text: String, secrets: [String]) -> String {
         guard !secrets.isEmpty else { return text }
