@@ -15,9 +15,10 @@ build: ## Build every target (debug)
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
+	@# with_test_ca.sh makes a certificate authority for the run and trusts it for the tests alone (TLS tests).
 	@url=$$($(HTTPBIN) start --parent-pid $$$$) || { echo "make test: httpbin did not start" >&2; exit 1; }; \
 	trap '$(HTTPBIN) stop' EXIT; trap 'exit 130' INT TERM; \
-	HTTPBIN_URL="$$url" $(SWIFT) test
+	HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh $(SWIFT) test $(TEST_ARGS)
 
 demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
 	@echo "Building and running the demo (the first build takes a minute)..."

@@ -75,6 +75,9 @@ TLS (self-signed certificate made with the openssl command at start)
                                    with the reason when there is no TLS listener;
                                    waits up to 10 s for the listener to come up
     https://127.0.0.1:P/...        the same routes, once a client trusts the cert
+    /__tls-trusted                 the same for a second TLS listener whose certificate
+                                   the run's test authority signed (NETWORKING_TEST_CA_DIR
+                                   with ca.pem and ca.key, made by make test), or 503
 
 Every stall is capped at MAX_STALL_MS so handler threads always finish.
 """
@@ -155,11 +158,18 @@ def ports(h):
 
 @route(r"/__tls")
 def tls_info(h):
-    if not TLS.ready.wait(10):
+    tls_report(h, TLS)
+
+@route(r"/__tls-trusted")
+def trusted_tls_info(h):
+    tls_report(h, TRUSTED_TLS)
+
+def tls_report(h, state):
+    if not state.ready.wait(10):
         return h.reply_json(503, {"error": "TLS listener not up within 10 s"})
-    if TLS.error:
-        return h.reply_json(503, {"error": TLS.error})
-    h.reply_json(200, TLS.snapshot())
+    if state.error:
+        return h.reply_json(503, {"error": state.error})
+    h.reply_json(200, state.snapshot())
 
 
 # --------------------------------------------------------------------- normal
@@ -617,6 +627,7 @@ class TLSState:
 
 
 TLS = TLSState()
+TRUSTED_TLS = TLSState()
 ALTERNATE_PORT = [0]
 
 
@@ -631,16 +642,17 @@ class TLSFaultServer(FaultServer):
     """The fault server behind TLS. The handshake runs on the connection's own thread, after it is counted."""
 
     ssl_context = None
+    state = None
 
     def finish_request(self, request, client_address):
-        TLS.count("connections")
+        self.state.count("connections")
         request.settimeout(10)
         try:
             tls_socket = self.ssl_context.wrap_socket(request, server_side=True)
         except (ssl.SSLError, OSError):
-            TLS.count("failed")
+            self.state.count("failed")
             return
-        TLS.count("ok")
+        self.state.count("ok")
         tls_socket.settimeout(None)
         try:
             super().finish_request(tls_socket, client_address)
@@ -651,26 +663,52 @@ class TLSFaultServer(FaultServer):
                 pass
 
 
-def start_tls(host, hosts):
-    """A self-signed certificate for 127.0.0.1 from the openssl command, then a TLS listener on a free port."""
+def openssl(*arguments):
+    subprocess.run(["openssl", *arguments], check=True, capture_output=True, timeout=30)
+
+
+def self_signed(workdir):
+    """A self-signed certificate for 127.0.0.1: no client trusts it."""
+    cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert)
+    return cert, key
+
+
+def signed_by_test_ca(workdir):
+    """A certificate for 127.0.0.1 signed by the run's test authority (NETWORKING_TEST_CA_DIR: ca.pem, ca.key)."""
+    ca_dir = os.environ.get("NETWORKING_TEST_CA_DIR")
+    if not ca_dir:
+        raise OSError("NETWORKING_TEST_CA_DIR is not set: run the tests through `make test`, which makes the"
+                      " run's certificate authority")
+    cert, key, csr = (os.path.join(workdir, name) for name in ("leaf.pem", "leaf.key", "leaf.csr"))
+    extensions = os.path.join(workdir, "leaf.ext")
+    with open(extensions, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
+            "-keyout", key, "-out", csr)
+    openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
+            os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial", os.path.join(workdir, "ca.srl"),
+            "-days", "1", "-extfile", extensions, "-out", cert)
+    return cert, key
+
+
+def start_tls(host, hosts, state, make_certificate):
+    """A certificate from `make_certificate`, then a TLS listener on a free port that counts into `state`."""
     try:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         with tempfile.TemporaryDirectory(prefix="fault-tls-") as workdir:
-            cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
-            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                            "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
-                           check=True, capture_output=True, timeout=30)
-            context.load_cert_chain(cert, key)
+            context.load_cert_chain(*make_certificate(workdir))
         server = TLSFaultServer((host, 0), TLSFaultHandler)
         server.ssl_context = context
+        server.state = state
         server.all_hosts = tuple(hosts)
-        TLS.port = server.server_port
+        state.port = server.server_port
         threading.Thread(target=server.serve_forever, daemon=True).start()
     except (OSError, subprocess.SubprocessError, ssl.SSLError) as error:
-        TLS.error = f"no TLS listener: {error}"
+        state.error = f"no TLS listener: {error}"
     finally:
-        TLS.ready.set()
+        state.ready.set()
 
 
 def bind_all(hosts, port):
@@ -729,7 +767,8 @@ def main():
     for server in servers:
         server.all_hosts = tuple(hosts)
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    threading.Thread(target=start_tls, args=(hosts[0], hosts), daemon=True).start()
+    threading.Thread(target=start_tls, args=(hosts[0], hosts, TLS, self_signed), daemon=True).start()
+    threading.Thread(target=start_tls, args=(hosts[0], hosts, TRUSTED_TLS, signed_by_test_ca), daemon=True).start()
     write_port_file(args.port_file, servers[0].server_port)
     while True:
         time.sleep(0.5)

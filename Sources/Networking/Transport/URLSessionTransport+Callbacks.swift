@@ -64,11 +64,18 @@ extension URLSessionTransportDelegate {
 
     /// HTTP authentication (401 with `WWW-Authenticate`) is left to behaviors: the challenge is rejected so the 401
     /// comes back as a response. Linux's default handling waits forever when it has no credential
-    /// (swift-corelibs-foundation #5456); TLS trust and client-certificate challenges keep the default handling.
+    /// (swift-corelibs-foundation #5456). On Apple platforms a server-trust challenge is judged by ``ServerTrust``
+    /// when the configuration sets one; other TLS challenges keep the default handling.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        #if canImport(Security)
+            if let verdict = evaluateServerTrust(challenge, task: task) {
+                completionHandler(verdict.disposition, verdict.credential)
+                return
+            }
+        #endif
         // Only a challenge that came with a 401 or 407 response is an HTTP authentication challenge.
         guard let failure = challenge.failureResponse as? HTTPURLResponse, [401, 407].contains(failure.statusCode)
         else {
@@ -84,12 +91,19 @@ extension URLSessionTransportDelegate {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard
-            let (id, data, response, rejected) = withCall(
+            let (id, data, response, rejected, trustRefused) = withCall(
                 of: task,
                 { call, id in
-                    (id, call.data, call.response, call.challengeRejected)
+                    (id, call.data, call.response, call.challengeRejected, call.trustRefused)
                 })
         else {
+            return
+        }
+        if trustRefused {
+            let message = "the server's certificate chain does not satisfy the transport's ServerTrust"
+            finish(
+                id,
+                with: .failure(TransportError(.secureConnectionFailed, message, secureConnectionFailure: .certificate)))
             return
         }
         // After a rejected challenge Linux ends the task as cancelled, having delivered the 401: that is the answer.

@@ -18,6 +18,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var data = Data()
         var response: HTTPURLResponse?
         var challengeRejected = false
+        /// Set when ``ServerTrust`` refused the server (Apple platforms): the cancelled task is then a TLS failure.
+        var trustRefused = false
         let deadline: DispatchTime?
         /// The request of the hop being sent: every redirect is followed by this transport, from it.
         var hop: HTTPRequest
@@ -50,11 +52,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private let timerQueue = DispatchQueue(label: "Networking.URLSessionTransport.deadlines")
     let maximumBodySize: Int
     let maximumRedirects: Int
+    let serverTrust: ServerTrust
     let table = LockedBox(Table())
 
-    init(maximumBodySize: Int, maximumRedirects: Int) {
+    init(maximumBodySize: Int, maximumRedirects: Int, serverTrust: ServerTrust) {
         self.maximumBodySize = maximumBodySize
         self.maximumRedirects = maximumRedirects
+        self.serverTrust = serverTrust
     }
 
     /// The Foundation request for one hop: its URL, method, every header field in one assignment (repeated fields

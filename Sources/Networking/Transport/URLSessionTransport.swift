@@ -12,10 +12,11 @@ import Foundation
 ///   deadlock of swift-corelibs-foundation (#5412).
 /// - **Redirects** are followed by the transport itself, hop by hop, under RFC 9110's rules: bounded
 ///   (``Configuration/maximumRedirects``); a redirect to a scheme other than http(s), or from https to http, is
-///   refused; only a `POST` becomes a `GET` on 301 and 302 (every method on 303), and then loses its body and the
-///   headers describing it; every other method keeps its method and body. `Authorization`, `Cookie`,
-///   `Proxy-Authorization` and ``Configuration/sensitiveHeaderNames`` are removed once a redirect leaves the
-///   original origin (scheme, host or port). Linux's Foundation forwards credentials across origins and drops
+///   refused; only a `POST` becomes a `GET` on 301 and 302 (every method but `HEAD` on 303), and then loses its
+///   body and the headers describing it; every other method keeps its method and body. `Authorization`, `Cookie`,
+///   `Proxy-Authorization` and every field marked sensitive (by the credential behaviors, by
+///   `headerFields[sensitive:]`, or through the client's `sensitiveHeaderNames`) are removed once a redirect
+///   leaves the original origin (scheme, host or port). Linux's Foundation forwards credentials across origins and drops
 ///   the body of every redirected request; neither happens here.
 /// - **Body size** is limited (``Configuration/maximumResponseBodySize``): a larger `Content-Length` fails before
 ///   the body is read, and a body that grows past the limit fails as soon as it does. Answers that have no body
@@ -23,6 +24,8 @@ import Foundation
 /// - **Cookies and caching** are off: no cookie store, no URL cache, so a request sends what was asked.
 /// - **Timeouts**: ``NetworkClient`` enforces sub-second attempt limits and whole-call deadlines itself, since
 ///   libcurl truncates sub-second timeouts and ignores resource timeouts.
+/// - **Trust** is the system's unless ``Configuration/serverTrust`` says otherwise (own authorities and key pins on
+///   Apple platforms; Linux can only use the system store, see ``ServerTrust``).
 public final class URLSessionTransport: HTTPTransport {
     /// Limits and settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
@@ -40,6 +43,9 @@ public final class URLSessionTransport: HTTPTransport {
         /// answering `Connection: close` as RFC 9112 §9.6 asks (nginx does); a server that closes without saying so
         /// lets libcurl pool the connection, and concurrent requests can still meet it as it dies.
         public var reusesConnectionsForNonIdempotentRequests: Bool
+        /// Which servers are trusted: the system's authorities by default; your own authorities and public-key
+        /// pins on Apple platforms (see ``ServerTrust``, and what Linux cannot do).
+        public var serverTrust: ServerTrust
 
         /// The default body limit: 32 MiB.
         package static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
@@ -53,16 +59,19 @@ public final class URLSessionTransport: HTTPTransport {
         ///   - maximumRedirects: The most redirects followed; 0 refuses every redirect.
         ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
         ///   - reusesConnectionsForNonIdempotentRequests: Whether `POST`-like requests may use pooled connections.
+        ///   - serverTrust: Which servers are trusted.
         public init(
             maximumResponseBodySize: Int = 32 * 1024 * 1024,
             maximumRedirects: Int = 10,
             maximumConnectionsPerHost: Int = 6,
-            reusesConnectionsForNonIdempotentRequests: Bool = false
+            reusesConnectionsForNonIdempotentRequests: Bool = false,
+            serverTrust: ServerTrust = .system
         ) {
             self.maximumResponseBodySize = maximumResponseBodySize
             self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.reusesConnectionsForNonIdempotentRequests = reusesConnectionsForNonIdempotentRequests
+            self.serverTrust = serverTrust
         }
     }
 
@@ -89,7 +98,8 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let delegate = URLSessionTransportDelegate(
-            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects)
+            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
+            serverTrust: configuration.serverTrust)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Networking.URLSessionTransport"
@@ -127,6 +137,17 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     private func send(_ request: HTTPRequest, limit: Duration?) async throws -> (HTTPResponse, Data) {
+        if let reason = request.invalidReason {
+            // A caller using the transport without a client: a refused write is never sent without its field.
+            throw TransportError(.other, "invalid request: \(reason); nothing was sent")
+        }
+        if !ServerTrust.isSupported, !configuration.serverTrust.isSystem {
+            throw TransportError(
+                .secureConnectionFailed,
+                "this platform's networking cannot apply a ServerTrust other than .system (own authorities or pins);"
+                    + " nothing was sent. On Linux, add the authority to the system store instead",
+                secureConnectionFailure: .certificate)
+        }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
         let timeoutInterval = Self.foundationTimeout(for: limit)

@@ -29,7 +29,40 @@ func profileExamples() async throws {
     print(profile.name, created.id)
 }
 
+func trustExample(caFile: URL) throws -> URLSessionTransport {
+let pem = try String(contentsOf: caFile, encoding: .utf8)
+let transport = URLSessionTransport(configuration: .init(serverTrust: ServerTrust(
+    certificateAuthorities: ServerTrust.certificates(pem: pem),
+    pinnedKeys: [PublicKeyPin("sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=")!])))
+return transport
+}
+
 @Suite struct ReadmeSamplesTests {
+    @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(
+            readme.components(separatedBy: "```swift\n").first { $0.hasPrefix("let pem = ") }?
+                .components(separatedBy: "\n```").first)
+        let sample = PluginsSamplesTests.normalized(Substring(block))
+        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        #expect(sample.count == 4)
+        #expect(here.indices.contains { start in
+            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
+        }, "README.md's trust example is not the code compiled here")
+
+        let certificate = Data([0x30, 0x03, 0x02, 0x01, 0x01])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("readme-ca-\(UUID().uuidString).pem")
+        try "-----BEGIN CERTIFICATE-----\n\(certificate.base64EncodedString())\n-----END CERTIFICATE-----\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let trust = try trustExample(caFile: file).configuration.serverTrust
+        #expect(trust.certificateAuthorities == [certificate])
+        #expect(trust.pinnedKeys.map(\.description) == ["sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="])
+        #expect(trust.trustsSystemAuthorities)
+    }
+
     @Test func theUsageExampleInReadmeIsCompiledHere() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()

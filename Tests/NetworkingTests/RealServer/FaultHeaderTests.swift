@@ -94,5 +94,23 @@ extension RealServerTests {
             #expect(echo.headers["x-tag"] == "a, b, c")
             #expect(try await FaultServer.hits(key).count == 1)
         }
+
+        @Test(arguments: badValues)
+        func theTransportUsedWithoutAClientRefusesARequestWithARefusedWrite(bad: String) async throws {
+            // Given a request whose header write was refused, sent straight to the transport
+            let key = FaultServer.newKey("transport-direct")
+            let url = try await FaultServer.url().appendingPathComponent("ok")
+            var request = HTTPRequest(url: URL(string: "\(url.absoluteString)?key=\(key)")!)
+            request.headerFields[.authorization] = "Bearer t0k" + bad
+            #expect(request.invalidReason != nil)
+            // When / Then it fails, naming the problem, and nothing reaches the server
+            do {
+                _ = try await URLSessionTransport().send(request)
+                Issue.record("the transport sent a request with a refused header write")
+            } catch let error as TransportError {
+                #expect(error.message.contains("nothing was sent"), "\(error)")
+            }
+            #expect(try await FaultServer.hits(key).count == 0)
+        }
     }
 }
