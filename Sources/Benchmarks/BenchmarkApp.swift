@@ -2,7 +2,8 @@ import Foundation
 
 /// `make bench`: measures the cost of the client side by side in one run and prints one table.
 ///
-/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`.
+/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--profile
+/// a|b|c [N]` (one in-memory variant N times, for a profiler).
 @main
 struct BenchmarkApp {
     static func main() async {
@@ -20,18 +21,28 @@ struct BenchmarkApp {
             }
             if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
                 // For instruction-count profiling: one in-memory variant, no server.
-                try await ChainBenchmark(rounds: 1, iterations: 20_000).profile(variant: arguments[index + 1])
+                let iterations = index + 2 < arguments.count ? Int(arguments[index + 2]) ?? 20_000 : 20_000
+                try await ChainBenchmark(rounds: 1, iterations: iterations).profile(variant: arguments[index + 1])
                 return
             }
-            let memory = try MemoryBenchmark(first: 1_000, total: quick ? 5_000 : 20_000).run()
+            if arguments.contains("--chain-only") {
+                let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
+                for row in chain.rows { print(row.label, Int(row.nanoseconds)) }
+                return
+            }
+            let memory = try MemoryBenchmark(first: 1_000, total: quick ? 10_000 : 100_000).run()
+            var timer = MemoryBenchmark(first: 1_000, total: quick ? 50_000 : 300_000)
+            timer.sides = ["timer"]
+            let timerMemory = try timer.run()
             let loopback = try await LoopbackBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                 .run(payload: ChainBenchmark.Payload.oneKilobyte)
             let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
-            print(
-                Report(
-                    rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
-                    memory: memory
-                ).text)
+            let report = Report(
+                rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
+                memory: memory, timerMemory: timerMemory)
+            print(report.text)
+            print("")
+            print(report.targets.text)
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
             exit(1)
@@ -46,6 +57,32 @@ struct Report {
     let payloadBytes: Int
     let loopback: LoopbackBenchmark.Result
     let memory: [MemoryBenchmark.Side]
+    let timerMemory: [MemoryBenchmark.Side]
+
+    /// The targets of the transport-speed and call-model issues, from this run's figures.
+    var targets: TargetSummary {
+        let ns = Dictionary(uniqueKeysWithValues: chain.map { ($0.label, $0.nanoseconds) })
+        let direct = ns["(a) transport directly"] ?? .nan
+        let empty = ns["(b) client, EmptyBehavior"] ?? .nan
+        var summary = TargetSummary()
+        let one = loopback.rows.first { $0.concurrency == 1 }
+        let sixteen = loopback.rows.first { $0.concurrency == 16 }
+        summary.atLeast("e2e-1-caller", one?.ratio ?? .nan, "ratio", 0.90)
+        summary.atLeast("e2e-16-callers", sixteen?.ratio ?? .nan, "ratio", 1.00)
+        summary.atLeast("client-no-behaviors-1-caller", one.map { $0.bare / $0.raw } ?? .nan, "ratio", 0.95)
+        summary.atMost("chain-six-overhead", (ns["(c) client, full chain of six"] ?? .nan) - empty, "ns", 2_000)
+        summary.atMost("client-overhead", empty - direct, "ns", 2_000)
+        summary.atMost("timer-path", (ns["(b) EmptyBehavior, plain transport*"] ?? .nan) - empty, "ns", 3_000)
+        let timer = timerMemory.first
+        summary.atMost(
+            "timer-memory", timer.map { Double($0.afterTotal - $0.afterFirst) / 1024 } ?? .nan, "MiB", 5, digits: 2)
+        if memory.count == 2 {
+            let beyond = (memory[1].afterTotal - memory[1].afterFirst) - (memory[0].afterTotal - memory[0].afterFirst)
+            let requests = Double(memory[1].requests - 1_000)
+            summary.atMost("rss-beyond-raw", Double(beyond) * 1024 / requests, "bytes/request", 16, digits: 1)
+        }
+        return summary
+    }
 
     var text: String {
         var lines: [String] = []
@@ -70,34 +107,43 @@ struct Report {
             "2. End to end on loopback (nginx, 1 KB JSON): raw Foundation data(for:) vs NetworkClient + full chain")
         lines.append(
             "   " + pad("callers", 10) + pad("raw req/s", 12) + pad("client, no behaviors", 22)
-                + pad("client + chain", 16) + "ratio chain/raw (target >= 0.97)")
+                + pad("client + chain", 16) + "ratio chain/raw")
         for row in loopback.rows {
             lines.append(
                 "   " + pad("\(row.concurrency)", 10) + pad(number(row.raw), 12) + pad(number(row.bare), 22)
-                    + pad(number(row.client), 16) + number(row.ratio, 3) + (row.ratio >= 0.97 ? "  met" : "  MISSED"))
+                    + pad(number(row.client), 16) + number(row.ratio, 3))
         }
         let share = overhead / loopback.roundTripNanoseconds * 100
         lines.append("")
         lines.append(
             "3. Overhead share of a round trip: (c) - (a) = \(number(overhead)) ns of a \(number(loopback.roundTripNanoseconds / 1000, 1)) µs "
-                + "loopback round trip = \(number(share, 3)) % (target < 0.5 %)" + (share < 0.5 ? "  met" : "  MISSED"))
+                + "loopback round trip = \(number(share, 3)) %")
         lines.append("")
         let total = memory.first?.requests ?? 0
         lines.append(
-            "4. Memory: peak RSS after 1k and after \(total / 1000)k end-to-end requests, each side in a fresh process"
-                + " (target: growth < 5 %)")
+            "4. Memory: peak RSS after 1k and after \(total / 1000)k end-to-end requests, each side in a fresh process")
         for side in memory {
             let label = side.name == "raw" ? "raw Foundation data(for:)" : "NetworkClient + full chain"
             lines.append(
                 "   " + pad(label, 28) + pad("\(number(Double(side.afterFirst) / 1024, 1)) MiB", 12)
                     + pad("\(number(Double(side.afterTotal) / 1024, 1)) MiB", 12) + "growth \(number(side.growth, 2)) %"
-                    + (side.growth < 5 ? "  met" : "  MISSED"))
+            )
         }
         if memory.count == 2 {
             let extra = Double(
                 memory[1].afterTotal - memory[1].afterFirst - memory[0].afterTotal + memory[0].afterFirst)
             lines.append("   growth of the client beyond Foundation's own: \(number(extra / 1024, 2)) MiB")
         }
+        for side in timerMemory {
+            lines.append(
+                "   timer path, in memory: \(side.requests / 1000)k calls through a transport without its own limits,"
+                    + " 60 s timeout: \(number(Double(side.afterFirst) / 1024, 1)) MiB after 1k, "
+                    + "\(number(Double(side.afterTotal) / 1024, 1)) MiB after all")
+        }
+        lines.append("")
+        lines.append(
+            "Raw data(for:) is the speed baseline only: on this Foundation it can deadlock when its task is cancelled"
+                + " (swift-corelibs-foundation #5412); the client's transport cannot.")
         return lines.joined(separator: "\n")
     }
 }

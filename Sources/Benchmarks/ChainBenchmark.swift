@@ -70,6 +70,22 @@ struct ChainBenchmark {
         }
     }
 
+    /// Peak RSS (KiB) after `first` and after `total` calls through a transport that keeps no time limit itself
+    /// (as `MockTransport` and `FixtureTransport`), under the client's default 60 s attempt timeout: every call
+    /// arms the client's timer, so whatever a timer keeps after its call shows up here.
+    static func timerMemoryPhase(first: Int, total: Int) async throws -> (Int, Int) {
+        let url = URL(string: "http://bench.invalid/v1/items")!
+        let canned = CannedTransport(body: Data("{}".utf8), response: HTTPResponse(status: .ok, url: url))
+        let client = NetworkClient(
+            baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: canned))
+        let request = NetworkRequest<Data>(path: "/items")
+        let send: @Sendable () async throws -> Void = { _ = try await client.send(request) }
+        _ = try await Measure.throughput(total: first, concurrency: 8, send)
+        let afterFirst = Measure.peakResidentKiB()
+        _ = try await Measure.throughput(total: total - first, concurrency: 8, send)
+        return (afterFirst, Measure.peakResidentKiB())
+    }
+
     func run() async throws -> (rows: [Row], payloadBytes: Int) {
         let body = Payload.oneKilobyte
         let url = URL(string: "http://bench.invalid/v1/items")!

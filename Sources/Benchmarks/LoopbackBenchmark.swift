@@ -61,8 +61,10 @@ struct LoopbackBenchmark {
     }
 
     /// Peak resident memory (KiB) of this process after `first` and after `total` requests of one side: `raw`
-    /// (Foundation alone) or `client` (NetworkClient with the full chain). Run in a fresh process per side.
+    /// (Foundation alone), `client` (NetworkClient with the full chain), or `timer` (in memory, through a transport
+    /// that keeps no time limit, under the default 60 s timeout). Run in a fresh process per side.
     static func memoryPhase(side: String, first: Int, total: Int) async throws -> (Int, Int) {
+        if side == "timer" { return try await ChainBenchmark.timerMemoryPhase(first: first, total: total) }
         let server = try NginxServer(payload: ChainBenchmark.Payload.oneKilobyte)
         defer { server.stop() }
         let raw = RawBaseline(url: server.payloadURL)

@@ -82,8 +82,8 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     public var name: String {
         switch endpoint {
         case .path(let path):
-            let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return "\(method.rawValue) \(bare.isEmpty ? "/" : String(bare))"
+            let bare = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex)]
+            return method.rawValue + " " + (bare.isEmpty ? "/" : bare)
         case .url(let url):
             return "\(method.rawValue) \(url.displayString)"
         }

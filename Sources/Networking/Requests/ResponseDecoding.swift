@@ -3,12 +3,13 @@ import Foundation
 /// The decoding rules behind ``NetworkRequest``'s typed initialisers.
 enum ResponseDecoding {
     /// Decodes `T` from a body: `Data`, `String` and ``EmptyResponse`` by their own rules, anything else as JSON.
+    /// The type checks are metatype comparisons (no conformance look-up) and each bit cast is between identical
+    /// types.
     @Sendable
     static func decodable<T: Decodable>(_ data: Data, _ response: HTTPResponse, _ decoder: JSONDecoder) throws -> T {
-        if let raw = T.self as? any RawBodyDecodable.Type {
-            // The dynamic check above guarantees the cast.
-            return try raw.init(body: data, response: response) as! T
-        }
+        if T.self == Data.self { return unsafeBitCast(data, to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try String(body: data, response: response), to: T.self) }
+        if T.self == EmptyResponse.self { return unsafeBitCast(EmptyResponse(), to: T.self) }
         if data.isEmpty {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The body is empty; expected JSON for \(T.self)."))
@@ -17,20 +18,8 @@ enum ResponseDecoding {
     }
 }
 
-/// Types read from a body without JSON.
-protocol RawBodyDecodable {
-    init(body: Data, response: HTTPResponse) throws
-}
-
-extension Data: RawBodyDecodable {
-    init(body: Data, response: HTTPResponse) { self = body }
-}
-
-extension EmptyResponse: RawBodyDecodable {
-    init(body: Data, response: HTTPResponse) { self.init() }
-}
-
-extension String: RawBodyDecodable {
+extension String {
+    /// The body as text in the charset the response names (UTF-8 when it names none).
     init(body: Data, response: HTTPResponse) throws {
         let encoding = Self.encoding(fromContentType: response.headerFields[.contentType])
         guard let text = String(data: body, encoding: encoding) else {
