@@ -1,7 +1,8 @@
 import Foundation
-import Networking
 import NetworkingTesting
 import Testing
+
+@testable import Networking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -261,5 +262,37 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(transport.requestCount == 0)
+    }
+
+    /// Hangs on its first refresh (until cancelled, which nothing does), answers every later one.
+    final class HangsOnceRefresher: TokenRefresher {
+        let calls = LockedBox(0)
+        func refresh(replacing expired: AccessCredential?) async throws -> AccessCredential {
+            let call = calls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            guard call == 1 else { return AccessCredential(token: "fresh-\(call)") }
+            await BehaviorFakes.suspendUntilCancelled()
+            throw CancellationError()
+        }
+    }
+
+    @Test func aRefreshEveryCallGaveUpOnIsNoLongerWaitedForAndTheNextCallStartsAnother() async throws {
+        // Given a refresh that hangs, and the only call waiting for it cancelled
+        let refresher = HangsOnceRefresher()
+        let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
+        let transport = answering()
+        let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
+        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        // When another call comes
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        // Then it started a refresh of its own instead of waiting forever for the abandoned one
+        #expect(refresher.calls.withLock { $0 } == 2)
+        #expect(transport.lastRequest?.header("Authorization") == "Bearer fresh-2")
+        #expect(auth.waitingCallCount == 0)
     }
 }

@@ -3,7 +3,10 @@ import Foundation
 /// The shared state behind ``TokenRefreshBehavior``: the current credential with a version number, and at most
 /// one refresh in flight, whose result every waiting call receives.
 ///
-/// The refresh runs in a task of its own, so cancelling one waiting call never cancels it for the others.
+/// The refresh runs in a task of its own, so cancelling one waiting call never cancels it for the others. When the
+/// last waiting call gives up (cancelled, or out of time), the refresh is no longer waited for: the next call
+/// starts a new one, so a refresher that never returns cannot hold every later call. The abandoned refresh still
+/// stores its credential if it finishes while no newer refresh is in flight.
 final class CredentialCoordinator: Sendable {
     typealias Versioned = (credential: AccessCredential, version: Int)
 
@@ -11,6 +14,8 @@ final class CredentialCoordinator: Sendable {
         var credential: AccessCredential?
         var version = 0
         var refreshing = false
+        /// Counts refreshes started; a refresh that was abandoned finds a newer number and changes nothing.
+        var generation = 0
         var waiters: [UInt64: CheckedContinuation<Versioned, any Error>] = [:]
         var nextWaiter: UInt64 = 0
         var refreshTimes: [Duration] = []
@@ -20,7 +25,7 @@ final class CredentialCoordinator: Sendable {
         case use(Versioned)
         case fail(any Error)
         case wait
-        case startRefresh
+        case startRefresh(Int)
     }
 
     private let state: LockedBox<State>
@@ -90,23 +95,33 @@ final class CredentialCoordinator: Sendable {
                     }
                     state.refreshTimes.append(now)
                     state.refreshing = true
-                    return .startRefresh
+                    state.generation += 1
+                    return .startRefresh(state.generation)
                 }
                 switch step {
                 case .use(let versioned): continuation.resume(returning: versioned)
                 case .fail(let error): continuation.resume(throwing: error)
                 case .wait: break
-                case .startRefresh: Task { await self.performRefresh() }
+                case .startRefresh(let generation):
+                    Task { await self.performRefresh(generation: generation) }
                 }
             }
         } onCancel: {
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            let waiter = state.withLock { state in
+                let waiter = state.waiters.removeValue(forKey: id)
+                if waiter != nil, state.waiters.isEmpty, state.refreshing {
+                    // The last call waiting for this refresh left: the next call starts another.
+                    state.refreshing = false
+                    state.generation += 1
+                }
+                return waiter
+            }
             waiter?.resume(throwing: CancellationError())
         }
     }
 
     /// Runs the refresher once and hands its outcome to every waiter.
-    private func performRefresh() async {
+    private func performRefresh(generation: Int) async {
         let old = current
         let outcome: Result<AccessCredential, any Error>
         do {
@@ -116,6 +131,14 @@ final class CredentialCoordinator: Sendable {
         }
         let (waiters, result): ([CheckedContinuation<Versioned, any Error>], Result<Versioned, any Error>) =
             state.withLock { state in
+                guard state.generation == generation else {
+                    // Abandoned: nobody waits for it; keep its credential unless a newer refresh is under way.
+                    if case .success(let credential) = outcome, !state.refreshing {
+                        state.credential = credential
+                        state.version += 1
+                    }
+                    return ([], .failure(CancellationError()))
+                }
                 state.refreshing = false
                 let waiters = Array(state.waiters.values)
                 state.waiters = [:]
