@@ -124,21 +124,6 @@ extension RealServerTests {
 
         // MARK: F32: untrusted TLS certificate
 
-        /// What the fault server's TLS listener has seen (`/__tls`).
-        struct TLSStats: Decodable, Sendable {
-            struct Handshakes: Decodable, Sendable {
-                let ok: Int
-                let failed: Int
-            }
-            let port: Int
-            let connections: Int
-            let handshakes: Handshakes
-        }
-
-        static func tlsStats() async throws -> TLSStats {
-            try await NetworkClient(baseURL: try await FaultServer.url()).send(NetworkRequest<TLSStats>(path: "/__tls"))
-        }
-
         @Test func plainHTTPServerOnAnHTTPSURLIsAFailedHandshakeNeverRetried() async throws {
             // The fault server's plain port answers a ClientHello with garbage: the handshake itself fails.
             let key = FaultServer.newKey("tls-handshake")
@@ -159,7 +144,7 @@ extension RealServerTests {
         @Test func selfSignedCertificateFailsOnceAndIsNeverRetried() async throws {
             // The listener counts connections, not requests: a failed handshake never gets to one. RealServerTests
             // run one at a time and nothing else uses the TLS port, so the difference is this test's alone.
-            let before = try await Self.tlsStats()
+            let before = try await FaultServer.tlsStats()
             let key = FaultServer.newKey("tls")
             let counter = AttemptCounter()
             let client = loopbackClient(
@@ -175,11 +160,11 @@ extension RealServerTests {
             #expect(error?.response == nil)
             #expect(counter.sent == 1)
             // The server thread notes the failed handshake just after the client gives up: wait for it (bounded).
-            var after = try await Self.tlsStats()
+            var after = try await FaultServer.tlsStats()
             let deadline = ContinuousClock.now + .seconds(5)
             while after.handshakes.failed == before.handshakes.failed && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
-                after = try await Self.tlsStats()
+                after = try await FaultServer.tlsStats()
             }
             #expect(after.connections - before.connections == 1)
             #expect(after.handshakes.failed - before.handshakes.failed == 1)

@@ -13,20 +13,8 @@ extension RealServerTests {
     /// trust policy this platform cannot apply refuses before any connection. Each test counts what the fault
     /// server's trusted TLS listener saw.
     @Suite struct TLSTrustTests {
-        /// What the trusted TLS listener has seen (`/__tls-trusted`).
-        struct TLSStats: Decodable, Sendable {
-            struct Handshakes: Decodable, Sendable {
-                let ok: Int
-                let failed: Int
-            }
-            let port: Int
-            let connections: Int
-            let handshakes: Handshakes
-        }
-
-        static func stats() async throws -> TLSStats {
-            try await NetworkClient(baseURL: try await FaultServer.url())
-                .send(NetworkRequest<TLSStats>(path: "/__tls-trusted"))
+        static func stats() async throws -> FaultServer.TLSStats {
+            try await FaultServer.tlsStats(trusted: true)
         }
 
         /// The run's authority, DER-encoded: the tests fail when the run has none (they were not started by

@@ -54,6 +54,24 @@ enum FaultServer {
         return try await NetworkClient(baseURL: try await url()).send(NetworkRequest<Ports>(path: "/__ports")).alternate
     }
 
+    /// What one of the server's TLS listeners has seen: its port, connections accepted, handshakes by outcome.
+    struct TLSStats: Decodable, Sendable {
+        struct Handshakes: Decodable, Sendable {
+            let ok: Int
+            let failed: Int
+        }
+        let port: Int
+        let connections: Int
+        let handshakes: Handshakes
+    }
+
+    /// The self-signed listener's counts (`/__tls`), or with `trusted` those of the listener whose certificate the
+    /// run's authority signed (`/__tls-trusted`).
+    static func tlsStats(trusted: Bool = false) async throws -> TLSStats {
+        try await NetworkClient(baseURL: try await url())
+            .send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
+    }
+
     /// A key no other test uses.
     static func newKey(_ label: String = "k") -> String {
         "\(label)-\(UUID().uuidString.prefix(8))"
