@@ -39,8 +39,19 @@ import Testing
         #expect(output.filter { $0.contains("failed GET https://fixtures.invalid/v3.1/region/europe 503") }.count == 1)
     }
 
-    @Test func outputShowsRedactedLogsActivityTableAndSummary() async throws {
-        let (report, output, _) = await runDemo()
+    @Test(.timeLimit(.minutes(1))) func outputShowsRedactedLogsActivityTableAndSummary() async throws {
+        // A manual clock holds the three look-ups on their fixture delays until all three are in flight: on the
+        // automatic clock they answer without suspending, and whether they overlap is up to the scheduler.
+        let lines = LockedBox<[String]>([])
+        let console = DemoConsole(style: .plain) { line in lines.withLock { $0.append(line) } }
+        let clock = TestClock(mode: .manual)
+        let demo = Task { await DemoScenario.run(backend: .bundledFixtures, console: console, clock: clock) }
+        await clock.waitForSleepers(1)  // the retry, waiting for Retry-After: 1
+        clock.advance(by: .seconds(1))
+        await clock.waitForSleepers(3)  // the three look-ups, on their fixture delays
+        clock.advance(by: .seconds(1))
+        let report = await demo.value
+        let output = lines.current
 
         #expect(report.activity == [true, false, true, false])
         #expect(report.inFlight == 0)
