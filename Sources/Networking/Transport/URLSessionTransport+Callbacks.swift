@@ -13,7 +13,9 @@ extension URLSessionTransportDelegate {
     ) {
         // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable. libcurl frames by the
         // last one, which can cut the body short while the call looks successful.
+        // Foundation joins repeated fields with commas, so a single length (the common case) has none.
         if let lengths = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length"),
+            lengths.utf8.contains(UInt8(ascii: ",")),
             Set(lengths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }).count > 1
         {
             fail(dataTask, .other, "the response has conflicting Content-Length values (\(lengths))")

@@ -36,13 +36,25 @@ public final class URLSessionTransport: HTTPTransport {
         /// The most simultaneous connections to one host. Default: 6, URLSession's own default.
         public var maximumConnectionsPerHost: Int
         /// Whether requests with a non-idempotent method (`POST`, `PATCH`, ...) may reuse a pooled connection.
-        /// Default: `false`. On Linux, libcurl re-sends a request whose pooled connection the server just closed,
-        /// and for a `POST` it sends the headers without the body (a truncated request the server may act on),
-        /// then spins until the timeout. With `false`, such requests go on a fresh connection each time
-        /// (`Connection: close`), at the cost of one connection set-up per request. This relies on the server
-        /// answering `Connection: close` as RFC 9112 §9.6 asks (nginx does); a server that closes without saying so
-        /// lets libcurl pool the connection, and concurrent requests can still meet it as it dies.
+        /// Default: ``defaultReusesConnectionsForNonIdempotentRequests``, `false` on Linux and `true` on Apple
+        /// platforms. On Linux, libcurl re-sends a request whose pooled connection the server just closed, and for a
+        /// `POST` it sends the headers without the body (a truncated request the server may act on), then spins
+        /// until the timeout. With `false`, such requests go on a fresh connection each time (`Connection: close`),
+        /// at the cost of one connection set-up per request. This relies on the server answering
+        /// `Connection: close` as RFC 9112 §9.6 asks (nginx does); a server that closes without saying so lets
+        /// libcurl pool the connection, and concurrent requests can still meet it as it dies. Apple's URLSession
+        /// has no such defect, and a fresh connection there would cost every `POST` a new TLS handshake.
         public var reusesConnectionsForNonIdempotentRequests: Bool
+
+        /// The platform's default for ``reusesConnectionsForNonIdempotentRequests``: `false` where
+        /// FoundationNetworking (libcurl) carries the requests, `true` on Apple platforms.
+        public static var defaultReusesConnectionsForNonIdempotentRequests: Bool {
+            #if canImport(FoundationNetworking)
+                false
+            #else
+                true
+            #endif
+        }
         /// Which servers are trusted: the system's authorities by default; your own authorities and public-key
         /// pins on Apple platforms (see ``ServerTrust``, and what Linux cannot do).
         public var serverTrust: ServerTrust
@@ -64,7 +76,7 @@ public final class URLSessionTransport: HTTPTransport {
             maximumResponseBodySize: Int = 32 * 1024 * 1024,
             maximumRedirects: Int = 10,
             maximumConnectionsPerHost: Int = 6,
-            reusesConnectionsForNonIdempotentRequests: Bool = false,
+            reusesConnectionsForNonIdempotentRequests: Bool = defaultReusesConnectionsForNonIdempotentRequests,
             serverTrust: ServerTrust = .system
         ) {
             self.maximumResponseBodySize = maximumResponseBodySize
