@@ -2,7 +2,7 @@ import Foundation
 
 /// `make bench`: measures the cost of the client side by side in one run and prints one table.
 ///
-/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--profile
+/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--profile
 /// a|b|c [N]` (one in-memory variant N times, for a profiler).
 @main
 struct BenchmarkApp {
@@ -23,6 +23,14 @@ struct BenchmarkApp {
                 // For instruction-count profiling: one in-memory variant, no server.
                 let iterations = index + 2 < arguments.count ? Int(arguments[index + 2]) ?? 20_000 : 20_000
                 try await ChainBenchmark(rounds: 1, iterations: iterations).profile(variant: arguments[index + 1])
+                return
+            }
+            if arguments.contains("--loopback-only") {
+                let loopback = try await LoopbackBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
+                    .run(payload: ChainBenchmark.Payload.oneKilobyte)
+                for row in loopback.rows {
+                    print(row.concurrency, Int(row.raw), Int(row.bare), Int(row.client), row.bare / row.raw, row.ratio)
+                }
                 return
             }
             if arguments.contains("--chain-only") {

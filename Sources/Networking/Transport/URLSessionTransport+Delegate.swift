@@ -47,7 +47,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     /// The queue that creates, resumes and cancels tasks, off Swift's cooperative threads.
-    let queue = DispatchQueue(label: "Networking.URLSessionTransport.tasks", target: .global(qos: .userInitiated))
+    let queue = DispatchQueue(label: "Networking.URLSessionTransport.tasks")
     /// The queue of the deadline timer: apart from `queue`, whose calls into Foundation can block under load.
     private let timerQueue = DispatchQueue(label: "Networking.URLSessionTransport.deadlines")
     let maximumBodySize: Int
