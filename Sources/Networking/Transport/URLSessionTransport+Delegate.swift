@@ -143,6 +143,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         return false
     }
 
+    /// How many calls wait for their outcome.
+    var inFlightCount: Int {
+        table.withLock { $0.calls.count }
+    }
+
     /// Whether `call` still waits for its outcome.
     func isPending(_ call: UInt64) -> Bool {
         table.withLock { $0.calls[call] != nil }

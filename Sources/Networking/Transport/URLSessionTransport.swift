@@ -181,10 +181,12 @@ public final class URLSessionTransport: HTTPTransport {
             try await withCheckedThrowingContinuation { continuation in
                 guard calls.attach(continuation, to: call) else { return }
                 // On Linux, creating and resuming a task `sync`s onto the session's work queue and can block for
-                // hundreds of milliseconds under load; doing it here would stall Swift's cooperative threads (and
-                // with them every timer). The serial queue also keeps a cancel from overtaking the resume.
+                // hundreds of milliseconds under load; doing that on Swift's cooperative threads would stall them (and
+                // with them every timer), so with other calls in flight it happens on the transport's own queue. A
+                // call alone runs the same block through `sync`, on this thread: no thread hop, and no load to block
+                // on. Either way the serial queue keeps a cancel from overtaking the resume.
                 // The block holds the transport, so its session cannot be invalidated by `deinit` before it runs.
-                calls.queue.async { [self] in
+                let start: @Sendable () -> Void = { [self] in
                     withExtendedLifetime(self) {
                         guard calls.isPending(call) else { return }
                         let task = session.dataTask(with: urlRequest)
@@ -194,6 +196,11 @@ public final class URLSessionTransport: HTTPTransport {
                             task.cancel()
                         }
                     }
+                }
+                if calls.inFlightCount <= 1 {
+                    calls.queue.sync(execute: start)
+                } else {
+                    calls.queue.async(execute: start)
                 }
             }
         } onCancel: {
