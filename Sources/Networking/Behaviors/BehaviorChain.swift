@@ -63,26 +63,39 @@ struct BehaviorChain: Sendable {
     ///   - builtRequest: The request as the client built it, for errors; `nil` inside a `CombinedBehavior`.
     ///   - terminal: The innermost handler.
     func handler(context: RequestContext, builtRequest: HTTPRequest?, terminal: @escaping NextHandler) -> NextHandler {
+        // One object holds what every level needs, so each level's closure captures one reference rather than a copy
+        // of the context and the request.
+        guard !behaviors.isEmpty else { return terminal }
+        let call = Call(context: context, builtRequest: builtRequest)
         var next = terminal
         for behavior in behaviors.reversed() {
             let inner = next
             next = { request in
-                try await Self.run(behavior, request, context, builtRequest, inner)
+                try await Self.run(behavior, request, call, inner)
             }
         }
         return next
     }
 
-    /// Runs one behavior; an error it throws of its own becomes a ``NetworkError`` naming the behavior.
+    /// What every level of one call's chain shares.
+    private final class Call: Sendable {
+        let context: RequestContext
+        let builtRequest: HTTPRequest?
+
+        init(context: RequestContext, builtRequest: HTTPRequest?) {
+            self.context = context
+            self.builtRequest = builtRequest
+        }
+    }
+
     private static func run(
         _ behavior: any RequestBehavior,
         _ request: HTTPRequest,
-        _ context: RequestContext,
-        _ builtRequest: HTTPRequest?,
+        _ call: Call,
         _ next: @escaping NextHandler
     ) async throws -> (HTTPResponse, HTTPResponse.Body) {
         do {
-            return try await behavior.intercept(request, context: context, next: next)
+            return try await behavior.intercept(request, context: call.context, next: next)
         } catch let error as NetworkError {
             throw error
         } catch let error as CancellationError {
@@ -90,8 +103,8 @@ struct BehaviorChain: Sendable {
         } catch {
             let name = String(describing: type(of: behavior))
             throw NetworkError(
-                .behavior(name), requestName: context.requestName,
-                message: "\(name) failed: \(error)", builtRequest: builtRequest, underlyingError: error)
+                .behavior(name), requestName: call.context.requestName,
+                message: "\(name) failed: \(error)", builtRequest: call.builtRequest, underlyingError: error)
         }
     }
 }

@@ -48,11 +48,50 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private var storedMethod: HTTPMethod
-    private var storedScheme: String
-    private var storedAuthority: String
-    private var storedPath: String
-    private var problem: String?
+    /// The method, the target and the first refused write: read on every hop, written rarely, so they live in one
+    /// shared immutable box and a copy of the request costs one reference for all of them.
+    private struct Head: Sendable, Equatable {
+        var method: HTTPMethod
+        var scheme: String
+        var authority: String
+        var path: String
+        var problem: String?
+    }
+
+    /// The box behind ``Head``; a write replaces it.
+    private final class HeadBox: Sendable {
+        let head: Head
+        init(_ head: Head) { self.head = head }
+    }
+
+    private var box: HeadBox
+
+    private var storedMethod: HTTPMethod {
+        get { box.head.method }
+        set { update { $0.method = newValue } }
+    }
+    private var storedScheme: String {
+        get { box.head.scheme }
+        set { update { $0.scheme = newValue } }
+    }
+    private var storedAuthority: String {
+        get { box.head.authority }
+        set { update { $0.authority = newValue } }
+    }
+    private var storedPath: String {
+        get { box.head.path }
+        set { update { $0.path = newValue } }
+    }
+    private var problem: String? {
+        get { box.head.problem }
+        set { update { $0.problem = newValue } }
+    }
+
+    private mutating func update(_ change: (inout Head) -> Void) {
+        var head = box.head
+        change(&head)
+        box = HeadBox(head)
+    }
 
     /// The header fields.
     public var headerFields: HTTPFields
@@ -72,10 +111,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         method: HTTPMethod = .get, scheme: String, authority: String, path: String,
         headerFields: HTTPFields = HTTPFields(), body: Body = .none
     ) {
-        storedMethod = .get
-        storedScheme = "https"
-        storedAuthority = ""
-        storedPath = "/"
+        box = HeadBox(Head(method: .get, scheme: "https", authority: "", path: "/"))
         self.headerFields = headerFields
         self.body = body
         self.method = method
@@ -88,12 +124,14 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     init(
         method: HTTPMethod, trustedScheme: String, trustedAuthority: String, path: String, headerFields: HTTPFields
     ) {
-        storedMethod = .get
-        storedScheme = trustedScheme
-        storedAuthority = trustedAuthority
-        storedPath = "/"
         self.headerFields = headerFields
         self.body = .none
+        if (method == .get || HTTPToken.isToken(method.rawValue)) && RequestTarget.problem(inPath: path) == nil {
+            box = HeadBox(Head(method: method, scheme: trustedScheme, authority: trustedAuthority, path: path))
+            return
+        }
+        // A refused part: the checked setters record why, in the order they always have.
+        box = HeadBox(Head(method: .get, scheme: trustedScheme, authority: trustedAuthority, path: "/"))
         if method != .get { self.method = method }
         self.path = path
     }
@@ -192,9 +230,11 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
                 refuse(reason)
                 return
             }
-            storedScheme = checked.storedScheme
-            storedAuthority = checked.storedAuthority
-            storedPath = checked.storedPath
+            update { head in
+                head.scheme = checked.storedScheme
+                head.authority = checked.storedAuthority
+                head.path = checked.storedPath
+            }
         }
     }
 
@@ -222,6 +262,12 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let bare = storedPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return "\(storedMethod.rawValue) \(storedScheme)://\(storedAuthority)\(bare)"
+    }
+
+    /// Whether two requests have the same method, target, refusal, header fields and body.
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        (lhs.box === rhs.box || lhs.box.head == rhs.box.head) && lhs.headerFields == rhs.headerFields
+            && lhs.body == rhs.body
     }
 
     /// Records `reason` as why the request cannot be sent, unless an earlier write was refused already.

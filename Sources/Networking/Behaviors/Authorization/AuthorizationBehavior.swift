@@ -49,6 +49,21 @@ public struct AuthorizationBehavior: RequestBehavior {
         request.headerFields[sensitive: scheme.headerName] = scheme.headerValue(for: token)
         return request
     }
+
+    /// Sets the header as ``modify(request:context:)`` does, then calls `next`: what the default hooks do, without
+    /// their empty calls.
+    ///
+    /// - Parameters:
+    ///   - request: The request so far.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What the token store or `next` threw.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        try await next(try await modify(request: request, context: context))
+    }
 }
 
 extension RequestBehavior where Self == AuthorizationBehavior {

@@ -1,6 +1,6 @@
 /// Adds fixed headers to every request: `.headers(["Accept": "application/json", "API-Version": "2"])`.
 ///
-/// The headers go through ``RequestBehavior/additionalHeaders``, so the chain's precedence applies: a header the
+/// The headers are ``RequestBehavior/additionalHeaders``, applied by the same rule, so the chain's precedence applies: a header the
 /// ``NetworkRequest`` sets itself is never replaced, and an inner behavior's value replaces an outer one's. Values
 /// are checked by the client before sending (CR, LF and other control characters fail with kind
 /// `invalidRequest`). Names compare case-insensitively: when the dictionary gives one name in several cases, the
@@ -10,6 +10,8 @@
 public struct HeadersBehavior: RequestBehavior {
     /// The headers added, one entry per case-insensitive name.
     public let additionalHeaders: [String: String]
+    /// The same headers as field names made once, in the order the hook applies them (sorted by name).
+    private let fields: [(name: HTTPField.Name, value: String)]
 
     /// Creates the behavior.
     ///
@@ -20,6 +22,26 @@ public struct HeadersBehavior: RequestBehavior {
             byName[name.lowercased()] = (name, value)
         }
         additionalHeaders = Dictionary(uniqueKeysWithValues: byName.values.map { ($0.name, $0.value) })
+        fields = additionalHeaders.sorted { $0.key < $1.key }.map { (HTTPField.Name($0.key), $0.value) }
+    }
+
+    /// Adds ``additionalHeaders`` as the default hook does (never over a header the request set itself), with the
+    /// names made once rather than on every call, then calls `next`.
+    ///
+    /// - Parameters:
+    ///   - request: The request so far.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What `next` threw.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        var request = request
+        for field in fields where !context.explicitHeaderNames.contains(field.name.canonicalName) {
+            request.headerFields[field.name] = field.value
+        }
+        return try await next(request)
     }
 }
 

@@ -37,6 +37,22 @@ public struct RequestModifierBehavior: RequestBehavior {
         try await modifier(&request)
         return request
     }
+
+    /// Runs the modifier, then calls `next`: what the default hooks do, without their empty calls.
+    ///
+    /// - Parameters:
+    ///   - request: The request so far.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What the modifier or `next` threw.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        var request = request
+        try await modifier(&request)
+        return try await next(request)
+    }
 }
 
 extension RequestBehavior where Self == RequestModifierBehavior {
