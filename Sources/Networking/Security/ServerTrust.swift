@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which servers a ``URLSessionTransport`` trusts: the system's certificate authorities (the default), your own
+/// Which servers the default transport trusts: the system's certificate authorities (the default), your own
 /// authorities, and public-key pins.
 ///
 /// On Apple platforms the transport evaluates it on every TLS connection: the chain must lead to one of the

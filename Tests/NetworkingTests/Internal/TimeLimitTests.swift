@@ -10,6 +10,17 @@ import Testing
     /// The `onTimeout` of every call in these tests.
     static let limitPassed: @Sendable () -> any Error = { LimitPassed() }
 
+    /// A call under `limit` whose operation waits until it is cancelled.
+    static func callWaitingForCancellation(
+        _ waiter: CancellationWaiter, limit: Duration, scheduler: DeadlineScheduler
+    ) -> Task<Void, any Error> {
+        Task {
+            try await withTimeLimit(limit, clock: SystemClock(), scheduler: scheduler, onTimeout: limitPassed) {
+                try await waiter.waitForCancellation()
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aShortRealLimitFiresTheTimerAndCancelsTheOperation() async {
         let scheduler = DeadlineScheduler()
         let waiter = CancellationWaiter()
@@ -31,13 +42,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func whenTheTimerFiresTheOperationIsCancelledAndTheTimeoutThrown() async {
         let scheduler = DeadlineScheduler()
         let waiter = CancellationWaiter()
-        let call = Task {
-            try await withTimeLimit(
-                .seconds(60), clock: SystemClock(), scheduler: scheduler, onTimeout: Self.limitPassed
-            ) {
-                try await waiter.waitForCancellation()
-            }
-        }
+        let call = Self.callWaitingForCancellation(waiter, limit: .seconds(60), scheduler: scheduler)
         #expect(await eventually { waiter.isWaiting && scheduler.pendingCount == 1 })
         scheduler.fireDue(at: .now + .seconds(61))
         await #expect(throws: LimitPassed.self) { try await call.value }
@@ -48,13 +53,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func cancellingTheCallerGivesCancellationErrorNotATimeout() async {
         let scheduler = DeadlineScheduler()
         let waiter = CancellationWaiter()
-        let call = Task {
-            try await withTimeLimit(
-                .seconds(60), clock: SystemClock(), scheduler: scheduler, onTimeout: Self.limitPassed
-            ) {
-                try await waiter.waitForCancellation()
-            }
-        }
+        let call = Self.callWaitingForCancellation(waiter, limit: .seconds(60), scheduler: scheduler)
         #expect(await eventually { waiter.isWaiting })
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
