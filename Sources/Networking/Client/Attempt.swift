@@ -14,11 +14,14 @@ struct Attempt: Sendable {
     let deadline: CallDeadline?
     let acceptable: Set<Int>
     let sensitiveHeaderNames: Set<String>
+    /// The `Accept` value sent when the request as the behaviors left it has none.
+    let defaultAccept: String?
 
     /// Runs the attempt for `request`.
     func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
         var request = request
         if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
+        if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }
         if let problem = RequestValidator.problem(in: request) {
             throw NetworkError(
                 .invalidRequest, requestName: name, message: "invalid request: \(problem)", builtRequest: builtRequest)

@@ -95,7 +95,7 @@ public final class NetworkClient: Sendable {
             name: name, builtRequest: built, transport: configuration.transport, limitedTransport: limitedTransport,
             clock: clock, timeout: timeout, deadline: deadline,
             acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
-            sensitiveHeaderNames: builder.sensitiveHeaderNames)
+            sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept)
         let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
         let (response, body) = try await chain.handler(context: context, builtRequest: built, terminal: attempt.run)(
             built)

@@ -4,7 +4,9 @@ extension NetworkRequest where Response: Decodable {
     /// Creates a request to `path`, relative to the client's base URL, whose answer is decoded as `Response`.
     ///
     /// `Response` is read as JSON, except `Data` (returned as received), `String` (text in the response's
-    /// charset) and ``EmptyResponse`` (body ignored).
+    /// charset) and ``EmptyResponse`` (body ignored). A JSON response sends `Accept: application/json` unless the
+    /// request or a behavior sets `Accept` (see ``defaultAccept``); an optional `Response` is `nil` when the body is
+    /// empty (a 204).
     ///
     /// - Parameters:
     ///   - method: The HTTP method; `GET` by default.
@@ -24,6 +26,7 @@ extension NetworkRequest where Response: Decodable {
         self.init(
             method: method, endpoint: .path(path), query: query, headers: headers, body: body, timeout: timeout,
             decode: ResponseDecoding.decodable)
+        defaultAccept = ResponseDecoding.isJSON(Response.self) ? "application/json" : nil
     }
 
     /// Creates a request to an absolute `url` whose answer is decoded as `Response`.
@@ -46,6 +49,7 @@ extension NetworkRequest where Response: Decodable {
         self.init(
             method: method, endpoint: .url(url), query: query, headers: headers, body: body, timeout: timeout,
             decode: ResponseDecoding.decodable)
+        defaultAccept = ResponseDecoding.isJSON(Response.self) ? "application/json" : nil
     }
 }
 

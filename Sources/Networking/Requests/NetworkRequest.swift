@@ -47,6 +47,9 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     public var acceptableStatusCodes: Set<Int>?
     /// How the body is turned into `Response`.
     public var decode: Decode
+    /// The `Accept` value sent when neither ``headers`` nor a behavior sets one: `application/json` for a response
+    /// read as JSON (any `Decodable` but `Data`, `String` and ``EmptyResponse``), `nil` (none sent) otherwise.
+    public var defaultAccept: String?
 
     /// Creates a request with an explicit decoding closure; the typed initialisers call this one.
     ///
@@ -76,6 +79,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         self.deadline = nil
         self.acceptableStatusCodes = nil
         self.decode = decode
+        self.defaultAccept = nil
     }
 
     /// A short name for logs and errors: the method and the path (or the URL without credentials and query).
@@ -89,7 +93,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         }
     }
 
-    /// The same request with a different response type and decoding.
+    /// The same request with a different response type and decoding (``defaultAccept`` is kept).
     public func withResponse<Other: Sendable>(
         _ type: Other.Type = Other.self,
         decode: @escaping NetworkRequest<Other>.Decode
@@ -104,6 +108,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
             decode: decode)
         copy.deadline = deadline
         copy.acceptableStatusCodes = acceptableStatusCodes
+        copy.defaultAccept = defaultAccept
         return copy
     }
 }

@@ -11,11 +11,30 @@ enum ResponseDecoding {
         if T.self == String.self { return unsafeBitCast(try String(body: data, response: response), to: T.self) }
         if T.self == EmptyResponse.self { return unsafeBitCast(EmptyResponse(), to: T.self) }
         if data.isEmpty {
+            // "No content" for an optional response is `nil`, as Get does.
+            if let optional = T.self as? any NoContentRepresentable.Type { return optional.noContent as! T }
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The body is empty; expected JSON for \(T.self)."))
         }
         return try decoder.decode(T.self, from: data)
     }
+}
+
+extension ResponseDecoding {
+    /// Whether `T` is read as JSON by ``decodable(_:_:_:)``: anything but `Data`, `String` and ``EmptyResponse``.
+    static func isJSON<T: Decodable>(_ type: T.Type) -> Bool {
+        T.self != Data.self && T.self != String.self && T.self != EmptyResponse.self
+    }
+}
+
+/// A type with a value that stands for "no content": `nil` for optionals.
+protocol NoContentRepresentable {
+    /// The value of an empty body.
+    static var noContent: Self { get }
+}
+
+extension Optional: NoContentRepresentable {
+    static var noContent: Self { nil }
 }
 
 extension String {

@@ -101,3 +101,58 @@ import Testing
         #expect(try await client.send(request) == 42)
     }
 }
+
+/// What a JSON response asks for, and what "no content" decodes to (issue 16).
+@Suite struct NetworkClientAcceptAndNoContentTests {
+    @Test(arguments: [204, 200])
+    func anOptionalResponseIsNilForAnEmptyBody(status: Int) async throws {
+        let client = makeClient(transport: answering(status))
+        let user = try await client.send(NetworkRequest<User?>(path: "/users/7"))
+        #expect(user == nil)
+    }
+
+    @Test func anOptionalResponseDecodesABodyAndANull() async throws {
+        let present = makeClient(transport: answering(body: #"{"id": 7, "name": "Ada"}"#))
+        #expect(try await present.send(NetworkRequest<User?>(path: "/users/7")) == User(id: 7, name: "Ada"))
+        let null = makeClient(transport: answering(body: "null"))
+        #expect(try await null.send(NetworkRequest<User?>(path: "/users/7")) == nil)
+    }
+
+    @Test func aNonOptionalResponseStillRefusesAnEmptyBody() async throws {
+        let client = makeClient(transport: answering(204))
+        let error = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) }
+        #expect(error?.kind == .decoding)
+    }
+
+    @Test func aJSONResponseAsksForJSONUnlessSomeoneSetsAccept() async throws {
+        // Given
+        let mock = answering(body: #"{"id": 1, "name": "A"}"#)
+        let client = makeClient(transport: mock)
+        // When nobody sets Accept, then the request asks for JSON
+        _ = try await client.send(NetworkRequest<User>(path: "/users/1"))
+        #expect(mock.lastRequest?.header(.accept) == "application/json")
+        // When the request sets its own, it wins
+        _ = try await client.send(
+            NetworkRequest<User>(path: "/users/1", headers: ["Accept": "application/vnd.api+json"]))
+        #expect(mock.lastRequest?.header(.accept) == "application/vnd.api+json")
+        // When a behavior sets one, it wins too: the default is the weakest
+        _ = try await client.send(NetworkRequest<User>(path: "/users/1"), behavior: .headers(["Accept": "text/json"]))
+        #expect(mock.lastRequest?.header(.accept) == "text/json")
+        // When the request clears the default, none is sent
+        var bare = NetworkRequest<User>(path: "/users/1")
+        bare.defaultAccept = nil
+        _ = try await client.send(bare)
+        #expect(mock.lastRequest?.header(.accept) == nil)
+    }
+
+    @Test func rawResponsesSendNoAccept() async throws {
+        let mock = answering(body: "x")
+        let client = makeClient(transport: mock)
+        _ = try await client.send(NetworkRequest<Data>(path: "/blob"))
+        #expect(mock.lastRequest?.header(.accept) == nil)
+        _ = try await client.send(NetworkRequest<String>(path: "/text"))
+        #expect(mock.lastRequest?.header(.accept) == nil)
+        #expect(NetworkRequest<EmptyResponse>(path: "/none").defaultAccept == nil)
+        #expect(NetworkRequest<[User]>(path: "/users").defaultAccept == "application/json")
+    }
+}
