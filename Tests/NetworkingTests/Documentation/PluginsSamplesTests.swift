@@ -93,6 +93,12 @@ struct LegacySigner: RequestBehavior {
     #expect(log.events == ["inner.modify", "inner.beforeSend", "inner.afterSuccess(200)", "timed GET /items"])
 }
 
+func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
+    let policy = Networking.RetryPolicy(maximumAttempts: 2)
+    let delete = NetworkRequest<Data>(Networking.HTTPMethod.delete, path: "/items/1")
+    return (.retry(policy), delete)
+}
+
 @Suite struct PluginsSamplesTests {
     /// Lines without indentation and blank lines, so a sample matches whatever it is nested in.
     static func normalized(_ text: Substring) -> [String] {
@@ -109,7 +115,7 @@ struct LegacySigner: RequestBehavior {
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
             Substring($0.components(separatedBy: "\n```").first ?? "")
         }
-        #expect(blocks.count == 8)
+        #expect(blocks.count == 9)
         for block in blocks {
             let lines = Self.normalized(block)
             let found = here.indices.contains { start in
@@ -148,6 +154,12 @@ struct LegacySigner: RequestBehavior {
         let signed = try await signer.modify(request: request, context: RequestContext())
         #expect(signed.headerFields["X-Signature"] == "POST /v1/items acme")
         #expect(signed.headerFields.isSensitive("X-Signature"))
+    }
+
+    @Test func theMigrationSampleNamesOurTypesThroughTheModule() {
+        let (retry, delete) = migratedCalls()
+        #expect(retry.policy.maximumAttempts == 2)
+        #expect(delete.method == .delete)
     }
 
     @Test func apiVersionHeaderAddsItsHeader() {
