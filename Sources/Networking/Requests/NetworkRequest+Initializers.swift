@@ -15,17 +15,21 @@ extension NetworkRequest where Response: Decodable {
     ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
     ///   - body: The body to send.
     ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    ///   - deadline: The limit of the whole call, retries included; `nil` uses the client's.
+    ///   - acceptableStatusCodes: Statuses accepted as success; `nil` uses the client's.
     public init(
         _ method: HTTPMethod = .get,
         path: String,
         query: [URLQueryItem] = [],
         headers: HTTPFields = [:],
         body: RequestBody? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        deadline: Duration? = nil,
+        acceptableStatusCodes: Set<Int>? = nil
     ) {
         self.init(
             method: method, endpoint: .path(path), query: query, headers: headers, body: body, timeout: timeout,
-            decode: ResponseDecoding.decodable)
+            deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: ResponseDecoding.decodable)
         defaultAccept = ResponseDecoding.isJSON(Response.self) ? "application/json" : nil
     }
 
@@ -38,17 +42,21 @@ extension NetworkRequest where Response: Decodable {
     ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
     ///   - body: The body to send.
     ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    ///   - deadline: The limit of the whole call, retries included; `nil` uses the client's.
+    ///   - acceptableStatusCodes: Statuses accepted as success; `nil` uses the client's.
     public init(
         _ method: HTTPMethod = .get,
         url: URL,
         query: [URLQueryItem] = [],
         headers: HTTPFields = [:],
         body: RequestBody? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        deadline: Duration? = nil,
+        acceptableStatusCodes: Set<Int>? = nil
     ) {
         self.init(
             method: method, endpoint: .url(url), query: query, headers: headers, body: body, timeout: timeout,
-            decode: ResponseDecoding.decodable)
+            deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: ResponseDecoding.decodable)
         defaultAccept = ResponseDecoding.isJSON(Response.self) ? "application/json" : nil
     }
 }
@@ -63,17 +71,21 @@ extension NetworkRequest where Response == Void {
     ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
     ///   - body: The body to send.
     ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    ///   - deadline: The limit of the whole call, retries included; `nil` uses the client's.
+    ///   - acceptableStatusCodes: Statuses accepted as success; `nil` uses the client's.
     public init(
         _ method: HTTPMethod = .get,
         path: String,
         query: [URLQueryItem] = [],
         headers: HTTPFields = [:],
         body: RequestBody? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        deadline: Duration? = nil,
+        acceptableStatusCodes: Set<Int>? = nil
     ) {
         self.init(
             method: method, endpoint: .path(path), query: query, headers: headers, body: body, timeout: timeout,
-            decode: { _, _, _ in })
+            deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: { _, _, _ in })
     }
 
     /// Creates a request to an absolute `url` whose answer body is ignored.
@@ -85,16 +97,20 @@ extension NetworkRequest where Response == Void {
     ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
     ///   - body: The body to send.
     ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    ///   - deadline: The limit of the whole call, retries included; `nil` uses the client's.
+    ///   - acceptableStatusCodes: Statuses accepted as success; `nil` uses the client's.
     public init(
         _ method: HTTPMethod = .get,
         url: URL,
         query: [URLQueryItem] = [],
         headers: HTTPFields = [:],
         body: RequestBody? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        deadline: Duration? = nil,
+        acceptableStatusCodes: Set<Int>? = nil
     ) {
         self.init(
             method: method, endpoint: .url(url), query: query, headers: headers, body: body, timeout: timeout,
-            decode: { _, _, _ in })
+            deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: { _, _, _ in })
     }
 }

@@ -60,6 +60,8 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
     ///   - body: The body to send.
     ///   - timeout: The limit of each attempt; `nil` uses the client's.
+    ///   - deadline: The limit of the whole call, retries included; `nil` uses the client's.
+    ///   - acceptableStatusCodes: Statuses accepted as success; `nil` uses the client's.
     ///   - decode: Turns the received body into `Response`.
     public init(
         method: HTTPMethod,
@@ -68,6 +70,8 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         headers: HTTPFields = [:],
         body: RequestBody? = nil,
         timeout: Duration? = nil,
+        deadline: Duration? = nil,
+        acceptableStatusCodes: Set<Int>? = nil,
         decode: @escaping Decode
     ) {
         self.method = method
@@ -76,8 +80,8 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
-        self.deadline = nil
-        self.acceptableStatusCodes = nil
+        self.deadline = deadline
+        self.acceptableStatusCodes = acceptableStatusCodes
         self.decode = decode
         self.defaultAccept = nil
     }
@@ -105,9 +109,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         }
         var copy = NetworkRequest<Other>(
             method: method, endpoint: target, query: query, headers: headers, body: body, timeout: timeout,
-            decode: decode)
-        copy.deadline = deadline
-        copy.acceptableStatusCodes = acceptableStatusCodes
+            deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: decode)
         copy.defaultAccept = defaultAccept
         return copy
     }

@@ -93,3 +93,33 @@ import Testing
         #expect(!HTTPMethod(rawValue: "GET\r\n").isValidToken)
     }
 }
+
+@Suite struct NetworkRequestOptionsTests {
+    @Test func everyInitializerTakesTheDeadlineAndTheAcceptableStatuses() {
+        let url = URL(string: "https://api.example.com/v1/items")!
+        let decoded = NetworkRequest<User>(path: "/u", deadline: .seconds(9), acceptableStatusCodes: [200, 404])
+        let decodedAtURL = NetworkRequest<User>(url: url, deadline: .seconds(9), acceptableStatusCodes: [200, 404])
+        let ignored = NetworkRequest<Void>(
+            .delete, path: "/u", deadline: .seconds(9), acceptableStatusCodes: [200, 404])
+        let ignoredAtURL = NetworkRequest<Void>(url: url, deadline: .seconds(9), acceptableStatusCodes: [200, 404])
+        #expect(
+            [decoded.deadline, decodedAtURL.deadline, ignored.deadline, ignoredAtURL.deadline].allSatisfy {
+                $0 == .seconds(9)
+            })
+        #expect(
+            [
+                decoded.acceptableStatusCodes, decodedAtURL.acceptableStatusCodes, ignored.acceptableStatusCodes,
+                ignoredAtURL.acceptableStatusCodes,
+            ].allSatisfy { $0 == [200, 404] })
+        let plain = NetworkRequest<User>(path: "/u")
+        #expect(plain.deadline == nil && plain.acceptableStatusCodes == nil)
+        let mapped = decoded.withResponse(Data.self) { data, _, _ in data }
+        #expect(mapped.deadline == .seconds(9) && mapped.acceptableStatusCodes == [200, 404])
+    }
+
+    @Test func aStatusAcceptedAtTheInitializerIsDecoded() async throws {
+        let client = makeClient(transport: answering(404, body: #"{"id": 0, "name": ""}"#))
+        let user = try await client.send(NetworkRequest<User>(path: "/u/0", acceptableStatusCodes: [200, 404]))
+        #expect(user == User(id: 0, name: ""))
+    }
+}
