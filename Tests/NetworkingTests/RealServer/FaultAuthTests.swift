@@ -9,7 +9,7 @@ import Testing
 
 extension RealServerTests {
     /// 401 → refresh → replay against the fault server's `/auth?token=T`, which accepts only `Bearer T`
-    /// (reliability.md F31): one refresh for many calls, one replay per call, and the hits to prove it.
+    /// (Tests/README.md F31): one refresh for many calls, one replay per call, and the hits to prove it.
     @Suite struct FaultAuthTests {
         /// Counts refreshes and hands out `token`.
         final class Refresher: Sendable {

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Cancellation at every stage of a call (reliability.md F22): the call throws `CancellationError` once, promptly,
+    /// Cancellation at every stage of a call (Tests/README.md F22): the call throws `CancellationError` once, promptly,
     /// and the server is not hit again afterwards, retry behavior or not.
     @Suite struct FaultCancellationTests {
         private func isCancellation<T>(_ result: Result<T, any Error>) -> Bool {

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Connection faults on loopback (reliability.md F1, F4-F9): refused, closed before or after reading, stalled,
+    /// Connection faults on loopback (Tests/README.md F1, F4-F9): refused, closed before or after reading, stalled,
     /// slow. Each test checks the client's outcome and how many requests the server received.
     @Suite struct FaultConnectionTests {
         /// A client whose retry waits on a virtual clock and whose attempts are counted inside the retry.

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Bodies that arrive whole but are not what the caller expected (reliability.md F30, F24): typed decoding errors
+    /// Bodies that arrive whole but are not what the caller expected (Tests/README.md F30, F24): typed decoding errors
     /// with the status, headers and a body snippet, and one request on the server.
     @Suite struct FaultDecodingTests {
         struct Flag: Decodable, Sendable { let a: Int }
@@ -88,7 +88,7 @@ extension RealServerTests {
             #expect(response.value.gzipped)
             let hits = try await FaultServer.hits(key)
             #expect(hits.count == 1)
-            // libcurl asks for compression on its own (reliability.md §4).
+            // libcurl asks for compression on its own (Tests/README.md, F24).
             #expect(hits.requests.first?.headers["accept-encoding"]?.contains("gzip") == true)
         }
     }

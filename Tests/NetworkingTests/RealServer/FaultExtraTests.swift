@@ -9,7 +9,7 @@ import Testing
 
 extension RealServerTests {
     /// Decompression bombs, 1xx interim responses, malformed headers and an untrusted TLS certificate
-    /// (reliability.md F24, F36, F27, F32): each ends in a typed outcome, and the server saw exactly what it should.
+    /// (Tests/README.md F24, F36, F27, F32): each ends in a typed outcome, and the server saw exactly what it should.
     @Suite struct FaultExtraTests {
         // MARK: F24: decompression bomb
 

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Broken or unusual responses (reliability.md F12, F13, F23, F25, F26, F28, F29): never a partial success,
+    /// Broken or unusual responses (Tests/README.md F12, F13, F23, F25, F26, F28, F29): never a partial success,
     /// always a typed error, and the server saw exactly one request.
     @Suite struct FaultFramingTests {
         /// Routes whose body is cut short or badly framed, and the code each gets. Linux reports all four as

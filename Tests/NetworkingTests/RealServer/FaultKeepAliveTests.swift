@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Pooled connections the server drops (reliability.md F10, F11, F33). One connection per host forces every call
+    /// Pooled connections the server drops (Tests/README.md F10, F11, F33). One connection per host forces every call
     /// onto the connection the server is about to close.
     @Suite struct FaultKeepAliveTests {
         private func singleConnectionClient(behavior: any RequestBehavior = EmptyBehavior()) async throws

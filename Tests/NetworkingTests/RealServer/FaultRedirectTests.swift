@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Redirect abuse (reliability.md F19-F21), beyond the cases in URLSessionTransportTests: every hop counted.
+    /// Redirect abuse (Tests/README.md F19-F21), beyond the cases in URLSessionTransportTests: every hop counted.
     @Suite struct FaultRedirectTests {
         @Test func everyHopOfARedirectChainIsOneHit() async throws {
             let key = FaultServer.newKey("chain")

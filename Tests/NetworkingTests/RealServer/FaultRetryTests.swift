@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Fail-N-then-succeed against the fault server's `/flaky/N/CODE` (reliability.md F15-F17): a GET is retried
+    /// Fail-N-then-succeed against the fault server's `/flaky/N/CODE` (Tests/README.md F15-F17): a GET is retried
     /// exactly as the policy says, a POST is never sent twice unless the caller opted in, and `Retry-After` is obeyed.
     /// Waits run on a virtual clock, so the tests assert the waits without spending them.
     @Suite struct FaultRetryTests {

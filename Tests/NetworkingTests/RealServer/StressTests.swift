@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension RealServerTests {
-    /// Many calls at once through the full behavior chain against the fault server's `/ok` (reliability.md F34, F22
+    /// Many calls at once through the full behavior chain against the fault server's `/ok` (Tests/README.md F34, F22
     /// mass cancel). Bounded: each call has a 20 s deadline, so a hang shows up as a wrong outcome, not a stuck run.
     @Suite struct StressTests {
         static let callCount = 1_000
