@@ -17,6 +17,8 @@ public struct RequestContext: Sendable {
     public var attemptTimeout: Duration
     /// The clock the call's time limits run on.
     public var clock: any NetworkClock
+    /// What the caller set on the request for behaviors to read (``NetworkRequest/metadata``).
+    public var metadata: RequestMetadata
 
     /// Creates a context; the client builds one per call. Tests of a single behavior build their own.
     ///
@@ -27,9 +29,11 @@ public struct RequestContext: Sendable {
     ///   - deadline: When the whole call must be over.
     ///   - attemptTimeout: The limit of one attempt; 60 seconds by default, the client's default.
     ///   - clock: The clock of the time limits; the system clock by default.
+    ///   - metadata: What the caller set on the request.
     public init(
         requestName: String = "request", callID: UUID = UUID(), explicitHeaderNames: Set<String> = [],
-        deadline: CallDeadline? = nil, attemptTimeout: Duration = .seconds(60), clock: any NetworkClock = SystemClock()
+        deadline: CallDeadline? = nil, attemptTimeout: Duration = .seconds(60), clock: any NetworkClock = SystemClock(),
+        metadata: RequestMetadata = RequestMetadata()
     ) {
         self.requestName = requestName
         self.callID = callID
@@ -37,12 +41,13 @@ public struct RequestContext: Sendable {
         self.deadline = deadline
         self.attemptTimeout = attemptTimeout
         self.clock = clock
+        self.metadata = metadata
     }
 
     /// The context as the client builds it, with names already lower-cased.
     init(
         requestName: String, callID: UUID, lowercasedHeaderNames: Set<String>, deadline: CallDeadline?,
-        attemptTimeout: Duration, clock: any NetworkClock
+        attemptTimeout: Duration, clock: any NetworkClock, metadata: RequestMetadata
     ) {
         self.requestName = requestName
         self.callID = callID
@@ -50,6 +55,7 @@ public struct RequestContext: Sendable {
         self.deadline = deadline
         self.attemptTimeout = attemptTimeout
         self.clock = clock
+        self.metadata = metadata
     }
 
     /// Runs `operation`, a wait of a behavior's own, and ends it with ``NetworkError`` of kind

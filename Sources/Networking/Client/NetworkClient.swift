@@ -90,7 +90,7 @@ public final class NetworkClient: Sendable {
         let explicit = request.headers.isEmpty ? [] : Set(request.headers.map(\.name.canonicalName))
         let context = RequestContext(
             requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
-            attemptTimeout: timeout, clock: clock)
+            attemptTimeout: timeout, clock: clock, metadata: request.metadata)
         let attempt = Attempt(
             name: name, builtRequest: built, transport: configuration.transport, limitedTransport: limitedTransport,
             clock: clock, timeout: timeout, deadline: deadline,

@@ -50,6 +50,15 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     /// The `Accept` value sent when neither ``headers`` nor a behavior sets one: `application/json` for a response
     /// read as JSON (any `Decodable` but `Data`, `String` and ``EmptyResponse``), `nil` (none sent) otherwise.
     public var defaultAccept: String?
+    /// Values for behaviors to read from ``RequestContext/metadata`` (see ``RequestMetadata``).
+    public var metadata = RequestMetadata()
+
+    /// The name of the endpoint this request is for, such as `getUser`: behaviors read it from the context, and
+    /// the logging behavior prints it. Stored in ``metadata`` under ``EndpointName``.
+    public var endpointName: String? {
+        get { metadata[EndpointName.self] }
+        set { metadata[EndpointName.self] = newValue }
+    }
 
     /// Creates a request with an explicit decoding closure; the typed initialisers call this one.
     ///
@@ -97,7 +106,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
         }
     }
 
-    /// The same request with a different response type and decoding (``defaultAccept`` is kept).
+    /// The same request with a different response type and decoding (``defaultAccept`` and ``metadata`` are kept).
     public func withResponse<Other: Sendable>(
         _ type: Other.Type = Other.self,
         decode: @escaping NetworkRequest<Other>.Decode
@@ -111,6 +120,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
             method: method, endpoint: target, query: query, headers: headers, body: body, timeout: timeout,
             deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: decode)
         copy.defaultAccept = defaultAccept
+        copy.metadata = metadata
         return copy
     }
 }

@@ -215,32 +215,6 @@ import Testing
         #expect(sends.current == 1)
         #expect(lines.current.count == 2)
     }
-}
-
-private enum Secret {
-    static let bearer = "bearer-S3CR3T-0001"
-    static let proxy = "proxy-S3CR3T-0002"
-    static let cookie = "cookie-S3CR3T-0003"
-    static let apiKey = "apikey-S3CR3T-0004"
-    static let queryToken = "query-S3CR3T-0005"
-    static let signature = "sig-S3CR3T-0006"
-    static let formPassword = "form-S3CR3T-0007"
-    static let setCookie = "setcookie-S3CR3T-0008"
-    static let userPassword = "userinfo-S3CR3T-0009"
-    static let marked = "marked-S3CR3T-0010"
-    static let all = [bearer, proxy, cookie, apiKey, queryToken, signature, formPassword, setCookie, marked]
-}
-
-private let secretURL = URL(
-    string: "https://api.example.test/v1/login?page=2&token=\(Secret.queryToken)&Signature=\(Secret.signature)")!
-
-/// A sink that keeps every line.
-private final class RecordingSink: Sendable {
-    private let storage = LockedBox<[String]>([])
-    var lines: [String] { storage.current }
-    var sink: LogSink {
-        LogSink { [storage] line in storage.withLock { $0.append(line) } }
-    }
 
     @Test func aSinkThatDiscardsGetsNoWorkAndTheRequestPassesUnchanged() async throws {
         // Given a discarding sink and a clock that counts its readings
@@ -273,6 +247,32 @@ private final class RecordingSink: Sendable {
         let line = try #require(sink.lines.last)
         for length in 4...token.count { #expect(!line.contains(token.prefix(length)), "\(line)") }
         #expect(line.contains("<redacted>") == (offset < 64))
+    }
+}
+
+private enum Secret {
+    static let bearer = "bearer-S3CR3T-0001"
+    static let proxy = "proxy-S3CR3T-0002"
+    static let cookie = "cookie-S3CR3T-0003"
+    static let apiKey = "apikey-S3CR3T-0004"
+    static let queryToken = "query-S3CR3T-0005"
+    static let signature = "sig-S3CR3T-0006"
+    static let formPassword = "form-S3CR3T-0007"
+    static let setCookie = "setcookie-S3CR3T-0008"
+    static let userPassword = "userinfo-S3CR3T-0009"
+    static let marked = "marked-S3CR3T-0010"
+    static let all = [bearer, proxy, cookie, apiKey, queryToken, signature, formPassword, setCookie, marked]
+}
+
+private let secretURL = URL(
+    string: "https://api.example.test/v1/login?page=2&token=\(Secret.queryToken)&Signature=\(Secret.signature)")!
+
+/// A sink that keeps every line.
+private final class RecordingSink: Sendable {
+    private let storage = LockedBox<[String]>([])
+    var lines: [String] { storage.current }
+    var sink: LogSink {
+        LogSink { [storage] line in storage.withLock { $0.append(line) } }
     }
 }
 

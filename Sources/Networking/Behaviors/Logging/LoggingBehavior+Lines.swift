@@ -43,8 +43,11 @@ extension LoggingBehavior {
         }
     }
 
+    /// `[Networking 3F2A9C1B]`, or `[Networking 3F2A9C1B getUser]` when the request names its endpoint.
     private func tag(_ context: RequestContext) -> String {
-        "[Networking \(context.callID.uuidString.prefix(8))]"
+        let id = context.callID.uuidString.prefix(8)
+        guard let endpoint = context.metadata[EndpointName.self] else { return "[Networking \(id)]" }
+        return "[Networking \(id) \(endpoint)]"
     }
 
     private func milliseconds(_ duration: Duration) -> String {
