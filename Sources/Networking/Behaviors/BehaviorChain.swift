@@ -4,17 +4,21 @@ import Foundation
 struct BehaviorChain: Sendable {
     /// The leaf behaviors, outermost first, with `EmptyBehavior`s dropped and `CombinedBehavior`s expanded.
     let behaviors: [any RequestBehavior]
+    /// An override found among client-wide behaviors, where it can act on nothing: the client refuses its calls.
+    let misplacedOverride: BehaviorOverride?
 
     /// Flattens `behaviors`, outermost first.
     init(_ behaviors: [any RequestBehavior]) {
         var leaves: [any RequestBehavior] = []
         for behavior in behaviors { Self.appendLeaves(of: behavior, to: &leaves) }
+        self.misplacedOverride = leaves.lazy.compactMap { $0 as? BehaviorOverride }.first
         self.behaviors = leaves.filter { !($0 is BehaviorOverride) }
     }
 
     /// The chain of one call: the client-wide chain (flattened once, when the client is built), edited by the
     /// per-request behavior's ``BehaviorOverride``s, followed by the per-request behavior's other leaves.
     init(clientWide: BehaviorChain, perRequest: any RequestBehavior) {
+        misplacedOverride = nil
         var outer = clientWide.behaviors
         if perRequest is EmptyBehavior {
             self.behaviors = outer

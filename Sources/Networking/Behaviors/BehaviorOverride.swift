@@ -11,10 +11,12 @@ import Foundation
 /// ```
 ///
 /// Rules: an override acts on the client-wide behaviors only, matching leaves of exactly that type (inside
-/// nested `CombinedBehavior`s too). A replacement takes the removed behavior's place, so the chain order stays as
-/// the client defined it; when no client-wide behavior has that type, the replacement runs where the override
-/// stands in the per-request behavior. `.without` of an absent type does nothing. In a client-wide behavior an
-/// override has no effect.
+/// nested `CombinedBehavior`s too), or every member of a ``BehaviorFamily`` (`.without(.credentials)` removes
+/// authorization and token refresh alike). A replacement takes the removed behavior's place, so the chain order
+/// stays as the client defined it; when no client-wide behavior matches, the replacement runs where the override
+/// stands in the per-request behavior. `.without` of an absent type does nothing. An override placed in the
+/// client-wide behavior is a mistake that would do nothing: every call of that client fails with
+/// ``NetworkError/Kind/behavior(_:)`` (`BehaviorOverride`) before any I/O, saying so.
 public struct BehaviorOverride: RequestBehavior {
     /// What the override does.
     public enum Action: Sendable {
@@ -24,8 +26,10 @@ public struct BehaviorOverride: RequestBehavior {
         case replace(with: any RequestBehavior)
     }
 
-    /// The type of behavior acted on.
-    public let target: any RequestBehavior.Type
+    /// The type of behavior acted on; `nil` when the override names a ``family`` instead.
+    public let target: (any RequestBehavior.Type)?
+    /// The family of behaviors acted on; `nil` when the override names a ``target`` type instead.
+    public let family: BehaviorFamily?
     /// Remove or replace.
     public let action: Action
 
@@ -36,12 +40,31 @@ public struct BehaviorOverride: RequestBehavior {
     ///   - action: Remove it, or replace it.
     public init(_ target: any RequestBehavior.Type, action: Action) {
         self.target = target
+        self.family = nil
         self.action = action
     }
 
-    /// Whether `behavior` is of the target type.
+    /// Creates an override of every member of `family`.
+    ///
+    /// - Parameters:
+    ///   - family: The family of client-wide behaviors to act on.
+    ///   - action: Remove them, or replace them.
+    public init(_ family: BehaviorFamily, action: Action) {
+        self.target = nil
+        self.family = family
+        self.action = action
+    }
+
+    /// Whether `behavior` is of the target type or a member of the family.
     func matches(_ behavior: any RequestBehavior) -> Bool {
-        ObjectIdentifier(type(of: behavior)) == ObjectIdentifier(target)
+        if let family { return family.contains(behavior) }
+        return target.map { ObjectIdentifier(type(of: behavior)) == ObjectIdentifier($0) } ?? false
+    }
+
+    /// What the override names, for messages: the type's name, or the family's.
+    var subject: String {
+        if let family { return "the \(family) family" }
+        return target.map { String(describing: $0) } ?? "nothing"
     }
 
     /// Overrides take effect when the chain is built; run directly, an override just passes the request on.
@@ -53,6 +76,13 @@ public struct BehaviorOverride: RequestBehavior {
 }
 
 extension RequestBehavior where Self == BehaviorOverride {
+    /// Removes every client-wide member of `family` for this call: `.without(.credentials)` on a login call.
+    ///
+    /// - Parameter family: The family to remove.
+    public static func without(_ family: BehaviorFamily) -> BehaviorOverride {
+        BehaviorOverride(family, action: .remove)
+    }
+
     /// Removes every client-wide behavior of `type` for this call.
     ///
     /// - Parameter type: The behavior type to remove, such as `RetryBehavior.self`.

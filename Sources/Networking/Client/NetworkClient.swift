@@ -84,6 +84,13 @@ public final class NetworkClient: Sendable {
     ) async throws -> NetworkResponse<Response> {
         let name = request.name
         let built = try builder.build(request, name: name)
+        if let misplaced = clientWideChain.misplacedOverride {
+            throw NetworkError(
+                .behavior("BehaviorOverride"), requestName: name,
+                message: "an override of \(misplaced.subject) is in the client-wide behavior, where it does nothing;"
+                    + " pass it per call: client.send(request, behavior: .without(...))",
+                builtRequest: built)
+        }
         let clock = configuration.clock
         let deadline = (request.deadline ?? configuration.deadline).map { CallDeadline(limit: $0, clock: clock) }
         let timeout = request.timeout ?? configuration.timeout

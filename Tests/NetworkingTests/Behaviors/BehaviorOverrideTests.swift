@@ -76,11 +76,46 @@ import Testing
         #expect(events == ["auth"])
     }
 
-    @Test func anOverrideInTheClientWideBehaviorHasNoEffect() async throws {
-        let events = try await run(
-            clientWide: { log in CombinedBehavior([.without(Auth.self), Auth(log: log)]) },
-            perRequest: { _ in EmptyBehavior() })
-        #expect(events == ["auth"])
+    @Test func anOverrideInTheClientWideBehaviorFailsEveryCallBeforeAnyIO() async throws {
+        // An override there could act on nothing: the mistake is reported instead of silently ignored.
+        let log = EventLog()
+        let transport = answering()
+        let client = makeClient(
+            transport: transport, behavior: CombinedBehavior([.without(Auth.self), Auth(log: log)]))
+        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/x")) }
+        #expect(error?.kind == .behavior("BehaviorOverride"))
+        #expect(error?.message.contains("client-wide") == true)
+        #expect(error?.message.contains("Auth") == true)
+        #expect(transport.requestCount == 0)
+        #expect(log.events.isEmpty)
+    }
+
+    @Test func withoutCredentialsRemovesAuthorizationAndTokenRefreshAlike() async throws {
+        // Given a client with both credential behaviors and a retry
+        let transport = answering()
+        let client = makeClient(
+            transport: transport,
+            behavior: CombinedBehavior([
+                .retry(clock: TestClock()), .authorization(.bearer) { "a-token" },
+                .tokenRefresh(initial: AccessCredential(token: "r-token")) { _ in AccessCredential(token: "new") },
+            ]))
+        // When one type is removed, the other still sends its token
+        try await client.send(NetworkRequest<Void>(path: "/login"), behavior: .without(AuthorizationBehavior.self))
+        #expect(transport.lastRequest?.header("Authorization") == "Bearer r-token")
+        // When the family is removed, no credential goes out
+        try await client.send(NetworkRequest<Void>(path: "/login"), behavior: .without(.credentials))
+        #expect(transport.lastRequest?.header("Authorization") == nil)
+        #expect(BehaviorFamily.credentials.description == "credentials")
+    }
+
+    @Test func withoutRetriesRemovesTheRetryBehavior() async throws {
+        let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
+        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock()))
+        let error = await expectNetworkError {
+            try await client.send(NetworkRequest<Void>(path: "/x"), behavior: .without(.retries))
+        }
+        #expect(error?.kind == .unacceptableStatus(503))
+        #expect(transport.recordedRequests.count == 1)
     }
 
     @Test func theOverrideOnlyAffectsItsOwnCall() async throws {
