@@ -19,7 +19,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["Networking"]
+            dependencies: ["Networking"],
+            exclude: ["README.md"]
         ),
         .testTarget(
             name: "NetworkingTests",
