@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo bench lint format check-deps strict clean
+.PHONY: help build test demo bench lint format check-deps strict docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -42,6 +42,16 @@ format: ## Format the sources in place
 
 strict: ## Build everything, tests included, with warnings as errors
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+
+docs: ## Build the DocC documentation (toolchain docc, no plugin); fails on any DocC warning
+	@# Symbol graphs from a build of its own (other flags would invalidate the everyday build), then docc.
+	@mkdir -p .build/docs/symbol-graphs
+	$(SWIFT) build --scratch-path .build/docs --target Networking -Xswiftc -emit-symbol-graph \
+		-Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs
+	docc convert Sources/Networking/Networking.docc --additional-symbol-graph-dir .build/docs/symbol-graphs \
+		--fallback-display-name Networking --fallback-bundle-identifier networking \
+		--output-path .build/docs/Networking.doccarchive --warnings-as-errors
+	@echo "Documentation: .build/docs/Networking.doccarchive"
 
 check-deps: ## Fail if Package.swift declares any package dependency
 	@if grep -q '\.package(' Package.swift; then echo "Package.swift must have no dependencies"; exit 1; fi

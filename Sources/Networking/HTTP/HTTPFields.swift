@@ -66,7 +66,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
         set { set(newValue, for: name, sensitive: nil) }
     }
 
-    /// The value of `name`, like ``subscript(_:)``; setting it marks the field sensitive: its value is never
+    /// The value of `name`, as the plain subscript reads it; setting it marks the field sensitive: its value is never
     /// logged or shown in an error, and it is removed when a redirect leaves the request's origin.
     public subscript(sensitive name: HTTPField.Name) -> String? {
         get { self[name] }

@@ -13,7 +13,7 @@ import Foundation
 /// - When the provider gives no background time (it returns `nil`), the call simply runs.
 /// - Put it outside retry so one task covers every attempt and the back-off between them.
 ///
-/// Defaults: provider ``UIApplicationBackgroundTaskProvider`` where UIKit exists (iOS, tvOS, visionOS, not in app
+/// Defaults: provider `UIApplicationBackgroundTaskProvider` where UIKit exists (iOS, tvOS, visionOS, not in app
 /// extensions) and ``NoBackgroundTaskProvider`` elsewhere; task name `Networking <request name>`, such as
 /// `Networking GET /users/42`. State kept: one lock-guarded task state per call; the injected
 /// ``BackgroundTaskProvider``.
@@ -100,7 +100,7 @@ extension RequestBehavior where Self == BackgroundTaskBehavior {
     #if canImport(UIKit) && !os(watchOS)
         /// Keeps each call alive in the background with `UIApplication` background tasks.
         ///
-        /// - Returns: The behavior, on ``UIApplicationBackgroundTaskProvider``.
+        /// - Returns: The behavior, on `UIApplicationBackgroundTaskProvider`.
         @available(iOSApplicationExtension, unavailable)
         @available(tvOSApplicationExtension, unavailable)
         @available(visionOSApplicationExtension, unavailable)

@@ -1,7 +1,7 @@
 /// Asks the operating system for time to finish work when the app leaves the foreground, for
 /// ``BackgroundTaskBehavior``.
 ///
-/// On iOS, tvOS and visionOS this is ``UIApplicationBackgroundTaskProvider``; elsewhere
+/// On iOS, tvOS and visionOS this is `UIApplicationBackgroundTaskProvider`; elsewhere
 /// ``NoBackgroundTaskProvider``. Tests use a fake that records calls and can fire the expiration handler.
 /// ```swift
 /// final class RecordingProvider: BackgroundTaskProvider {

@@ -123,7 +123,7 @@ extension RetryPolicy {
     ///   - elapsed: The time since the first attempt started.
     ///   - now: The current date, for `Retry-After` dates.
     ///   - random: A number in `0..<1` for the jitter.
-    /// - Returns: The decision of ``decision(method:requestHeaders:bodyIsReplayable:outcome:attempt:elapsed:now:random:)``.
+    /// - Returns: The decision of `decision(method:requestHeaders:bodyIsReplayable:outcome:attempt:elapsed:now:random:)`.
     package func decision(
         for request: HTTPRequest,
         error: any Error,

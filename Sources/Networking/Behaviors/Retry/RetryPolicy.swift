@@ -2,8 +2,8 @@ import Foundation
 
 /// When and how long to wait before sending a failed request again: the rules ``RetryBehavior`` follows.
 ///
-/// A policy is a plain value. Its decision, ``decision(method:requestHeaders:bodyIsReplayable:outcome:attempt:elapsed:now:random:)``,
-/// is a pure function of the policy and what happened, so every rule can be tested without a client or a clock.
+/// A policy is a plain value. Its decision is a pure function of the policy and what happened, so every rule can
+/// be tested without a client or a clock.
 ///
 /// The defaults follow RFC 9110 and what other clients learned the hard way:
 /// - only requests that are safe to send twice are retried: an idempotent method, a request carrying an
