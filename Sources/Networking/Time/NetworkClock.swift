@@ -49,7 +49,12 @@ extension Duration {
     var clampedForTimers: Duration { min(max(self, .zero), .longestTimeLimit) }
 
     /// The duration in seconds, as a `Double` (for every target of the package: tests, test clock, benchmarks).
-    package var seconds: Double {
+    package var seconds: Double { timeInterval }
+
+    /// The duration as Foundation's `TimeInterval` (seconds, as a `Double`): for a retry event's `delay` in a log
+    /// line, or an API that takes a `TimeInterval`. Named after Foundation's type so it cannot collide with a
+    /// `seconds` of your own.
+    public var timeInterval: TimeInterval {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
