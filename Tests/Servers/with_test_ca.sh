@@ -21,6 +21,16 @@ system=/etc/ssl/certs/ca-certificates.crt
 cat "$system" "$dir/ca.pem" > "$dir/bundle.pem"
 as_root=()
 [ "$(id -u)" = 0 ] || as_root=(--map-root-user)
+# First make sure the namespace and the mount can be made here, so a failure of the command itself is never
+# mistaken for one of the set-up (a container without CAP_SYS_ADMIN or user namespaces cannot).
+if ! unshare "${as_root[@]}" --mount --propagation private -- \
+    sh -c 'mount --bind "$1" /etc/ssl/certs/ca-certificates.crt' sh "$dir/bundle.pem" 2>"$dir/unshare.err"; then
+    echo "with_test_ca: cannot trust the test authority: a private mount namespace could not be made" \
+        "($(cat "$dir/unshare.err")). Run as root, or allow user namespaces (in Docker: --cap-add SYS_ADMIN)." >&2
+    exit 1
+fi
+status=0
 unshare "${as_root[@]}" --mount --propagation private -- \
     sh -c 'mount --bind "$1" /etc/ssl/certs/ca-certificates.crt && shift && exec "$@"' sh "$dir/bundle.pem" "$@" \
-    || { status=$?; echo "with_test_ca: the command failed or the mount namespace could not be made (status $status)" >&2; exit $status; }
+    || status=$?
+exit "$status"

@@ -36,13 +36,16 @@ struct BehaviorChain: Sendable {
                 rest.append(leaf)
                 continue
             }
-            let found = outer.contains(where: override.matches)
+            let first = outer.firstIndex(where: override.matches)
             switch override.action {
             case .remove:
                 outer.removeAll(where: override.matches)
             case .replace(let replacement):
-                if found {
-                    outer = outer.map { override.matches($0) ? replacement : $0 }
+                // One replacement, in the place of the first match; the other matches go (a family has several).
+                if let first {
+                    outer[first] = replacement
+                    outer = outer.enumerated().filter { $0.offset == first || !override.matches($0.element) }
+                        .map(\.element)
                 } else {
                     rest.append(replacement)
                 }

@@ -12,9 +12,9 @@ import Foundation
 ///
 /// Rules: an override acts on the client-wide behaviors only, matching leaves of exactly that type (inside
 /// nested `CombinedBehavior`s too), or every member of a ``BehaviorFamily`` (`.without(.credentials)` removes
-/// authorization and token refresh alike). A replacement takes the removed behavior's place, so the chain order
-/// stays as the client defined it; when no client-wide behavior matches, the replacement runs where the override
-/// stands in the per-request behavior. `.without` of an absent type does nothing. An override placed in the
+/// authorization and token refresh alike). A replacement takes the place of the first match, so the chain order
+/// stays as the client defined it, and the other matches are removed; when no client-wide behavior matches, the
+/// replacement runs where the override stands in the per-request behavior. `.without` of an absent type does nothing. An override placed in the
 /// client-wide behavior is a mistake that would do nothing: every call of that client fails with
 /// ``NetworkError/Kind/behavior(_:)`` (`BehaviorOverride`) before any I/O, saying so.
 public struct BehaviorOverride: RequestBehavior {
@@ -22,7 +22,7 @@ public struct BehaviorOverride: RequestBehavior {
     public enum Action: Sendable {
         /// Remove every client-wide behavior of the type.
         case remove
-        /// Put this behavior in place of every client-wide behavior of the type.
+        /// Put this behavior in place of the first matching client-wide behavior, removing the other matches.
         case replace(with: any RequestBehavior)
     }
 
@@ -90,7 +90,8 @@ extension RequestBehavior where Self == BehaviorOverride {
         BehaviorOverride(type, action: .remove)
     }
 
-    /// Replaces every client-wide behavior of `type` with `replacement` for this call, in the same place.
+    /// Replaces the client-wide behavior of `type` with `replacement` for this call, in the same place (with several
+    /// of that type, the first is replaced and the others removed).
     ///
     /// - Parameters:
     ///   - type: The behavior type to replace.

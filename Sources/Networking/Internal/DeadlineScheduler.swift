@@ -82,8 +82,6 @@ package final class DeadlineScheduler: Sendable {
         _ state: inout State, for deadline: ContinuousClock.Instant, now: ContinuousClock.Instant
     ) {
         state.armedFor = deadline
-        let delay = (deadline - now).clampedForTimers.components
-        let nanoseconds = delay.seconds * 1_000_000_000 + delay.attoseconds / 1_000_000_000
-        state.timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: leeway)
+        state.timer.schedule(deadline: .now(plus: deadline - now), leeway: leeway)
     }
 }

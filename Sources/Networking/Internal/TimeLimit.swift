@@ -40,9 +40,12 @@ private func withScheduledLimit<T: Sendable>(
     } onCancel: {
         child.cancel()
     }
-    // The entry is gone only if the timer took it: the limit passed before the operation returned.
+    // The entry is gone only if the timer took it: the limit passed before this call saw the outcome. An
+    // operation that had already produced a value keeps it (a request the server carried out is not a timeout);
+    // anything else, a cancellation by the timer above all, is the timeout.
     guard scheduler.remove(entry) else {
         try Task.checkCancellation()
+        if case .success(let value) = result { return value }
         throw onTimeout()
     }
     return try result.get()

@@ -43,11 +43,14 @@ enum CertificateDER {
         if first >= 0x80 {
             let count = first & 0x7F
             guard (1...4).contains(count), contentStart + count <= bytes.count else { return nil }
-            length = 0
-            for byte in bytes[contentStart..<contentStart + count] { length = length << 8 | Int(byte) }
+            // Read in 64 bits: four length bytes overflow a 32-bit `Int` into a negative length.
+            var wide: UInt64 = 0
+            for byte in bytes[contentStart..<contentStart + count] { wide = wide << 8 | UInt64(byte) }
+            guard wide <= UInt64(bytes.count) else { return nil }
+            length = Int(wide)
             contentStart += count
         }
-        guard length <= bytes.count - contentStart else { return nil }
+        guard length >= 0, length <= bytes.count - contentStart else { return nil }
         return Element(tag: tag, start: offset, contentStart: contentStart, end: contentStart + length)
     }
 }

@@ -6,10 +6,10 @@ import Foundation
 /// On Apple platforms the transport evaluates it on every TLS connection: the chain must lead to one of the
 /// trusted authorities, and, when pins are set, some certificate in the chain must carry a pinned key. A refused
 /// server fails the call with ``TransportError/Code/secureConnectionFailed`` (``TransportError/SecureConnectionFailure/certificate``),
-/// which no retry policy retries.
+/// which the default retry policy never retries.
 ///
-/// **Linux.** FoundationNetworking has no per-session trust: libcurl trusts the system's bundle
-/// (`/etc/ssl/certs/ca-certificates.crt` on Debian and Ubuntu) and nothing else, and offers no hook to check a key.
+/// **Linux.** FoundationNetworking has no per-session trust: it lets libcurl trust the system's bundle
+/// (`/etc/ssl/certs/ca-certificates.crt` on Debian and Ubuntu) and nothing else, and exposes no way to check a key.
 /// There, trust a private authority by adding it to the system store (copy it to
 /// `/usr/local/share/ca-certificates/NAME.crt` and run `update-ca-certificates`, in the image of a container);
 /// pins cannot be checked. A transport given anything but ``system`` on Linux refuses every request before any I/O

@@ -169,7 +169,7 @@ extension URLSessionTransportDelegate {
 
     /// Sends `request` on a new task for the same call; the finished task no longer answers for it.
     fileprivate func restart(_ call: UInt64, with request: URLRequest, on session: URLSession) {
-        queue.async { [self] in
+        onQueue { [self] in
             guard isPending(call) else { return }
             let task = session.dataTask(with: request)
             if bind(task, to: call) { task.resume() } else { task.cancel() }

@@ -44,6 +44,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         /// when a task is cancelled between asking for a redirect decision and receiving it.
         var redirectsInProgress: Set<ObjectIdentifier> = []
         var deferredCancels: [ObjectIdentifier: URLSessionTask] = [:]
+        /// Blocks submitted to ``queue`` that have not started yet.
+        var queuedBlocks = 0
     }
 
     /// The queue that creates, resumes and cancels tasks, off Swift's cooperative threads.
@@ -143,9 +145,20 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         return false
     }
 
-    /// How many calls wait for their outcome.
-    var inFlightCount: Int {
-        table.withLock { $0.calls.count }
+    /// Runs `block` on ``queue``, which creates, resumes and cancels tasks in order. When `call` is the only call in
+    /// flight and nothing waits on the queue, it runs through `sync`, on this thread: nothing can make it wait, and
+    /// the thread hop is spared. Otherwise it goes `async`, so a busy queue never holds the caller's thread.
+    func onQueue(startingAlone call: UInt64? = nil, _ block: @escaping @Sendable () -> Void) {
+        let inline = table.withLock { table in
+            let alone = call != nil && table.calls.count <= 1 && table.queuedBlocks == 0
+            table.queuedBlocks += 1
+            return alone
+        }
+        let counted: @Sendable () -> Void = { [self] in
+            table.withLock { $0.queuedBlocks -= 1 }
+            block()
+        }
+        if inline { queue.sync(execute: counted) } else { queue.async(execute: counted) }
     }
 
     /// Whether `call` still waits for its outcome.
@@ -186,7 +199,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         }
         continuation?.resume(with: outcome)
         if let task {
-            queue.async { task.cancel() }
+            onQueue { task.cancel() }
         }
     }
 
@@ -201,7 +214,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             table.redirectsInProgress.remove(ObjectIdentifier(task))
             return table.deferredCancels.removeValue(forKey: ObjectIdentifier(task))
         }
-        if let deferred { queue.async { deferred.cancel() } }
+        if let deferred { onQueue { deferred.cancel() } }
     }
 
     /// Runs `body` on the call carried by `task`, if it is still in flight.

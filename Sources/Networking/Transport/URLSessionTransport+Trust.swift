@@ -22,7 +22,9 @@
 
         /// Whether `trust` leads to a trusted authority and, when pins are set, carries a pinned key.
         static func accepts(_ trust: SecTrust, under policy: ServerTrust) -> Bool {
-            if !policy.certificateAuthorities.isEmpty {
+            // Own authorities, or none at all: `trustsSystemAuthorities: false` with no authority trusts nothing,
+            // rather than quietly keeping the system's.
+            if !policy.certificateAuthorities.isEmpty || !policy.trustsSystemAuthorities {
                 let anchors = policy.certificateAuthorities.compactMap {
                     SecCertificateCreateWithData(nil, $0 as CFData)
                 }

@@ -169,10 +169,7 @@ public final class URLSessionTransport: HTTPTransport {
         else {
             throw TransportError(.other, "the request's target cannot form a URL")
         }
-        let deadline = limit.map { limit in
-            let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-            return DispatchTime.now() + .nanoseconds(Int(clamping: nanoseconds))
-        }
+        let deadline = limit.map { DispatchTime.now(plus: $0) }
         let session = freshConnection ? freshConnectionSession : self.session
         let calls = self.calls
         let call = calls.register(
@@ -182,9 +179,9 @@ public final class URLSessionTransport: HTTPTransport {
                 guard calls.attach(continuation, to: call) else { return }
                 // On Linux, creating and resuming a task `sync`s onto the session's work queue and can block for
                 // hundreds of milliseconds under load; doing that on Swift's cooperative threads would stall them (and
-                // with them every timer), so with other calls in flight it happens on the transport's own queue. A
-                // call alone runs the same block through `sync`, on this thread: no thread hop, and no load to block
-                // on. Either way the serial queue keeps a cancel from overtaking the resume.
+                // with them every timer), so it happens on the transport's own queue: through `sync` on this thread
+                // when the call is alone and the queue idle (no thread hop), `async` otherwise. Either way the
+                // serial queue keeps a cancel from overtaking the resume.
                 // The block holds the transport, so its session cannot be invalidated by `deinit` before it runs.
                 let start: @Sendable () -> Void = { [self] in
                     withExtendedLifetime(self) {
@@ -197,11 +194,7 @@ public final class URLSessionTransport: HTTPTransport {
                         }
                     }
                 }
-                if calls.inFlightCount <= 1 {
-                    calls.queue.sync(execute: start)
-                } else {
-                    calls.queue.async(execute: start)
-                }
+                calls.onQueue(startingAlone: call, start)
             }
         } onCancel: {
             calls.finish(call, with: .failure(CancellationError()))

@@ -108,6 +108,32 @@ import Testing
         #expect(BehaviorFamily.credentials.description == "credentials")
     }
 
+    @Test func replacingAFamilyPutsOneReplacementInThePlaceOfTheFirstMember() async throws {
+        let transport = answering()
+        let client = makeClient(
+            transport: transport,
+            behavior: CombinedBehavior([
+                .authorization(.bearer) { "a-token" },
+                .tokenRefresh(initial: AccessCredential(token: "r-token")) { _ in AccessCredential(token: "new") },
+            ]))
+        let counting = CountingHeader()
+        try await client.send(
+            NetworkRequest<Void>(path: "/x"), behavior: BehaviorOverride(.credentials, action: .replace(with: counting))
+        )
+        #expect(transport.lastRequest?.header("Authorization") == nil)
+        #expect(transport.lastRequest?.header("X-Passes") == "1")
+    }
+
+    /// Counts how often it is passed, in a header.
+    struct CountingHeader: RequestBehavior {
+        func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
+            var request = request
+            let passes = Int(request.headerFields["X-Passes"] ?? "0") ?? 0
+            request.headerFields["X-Passes"] = String(passes + 1)
+            return request
+        }
+    }
+
     @Test func withoutRetriesRemovesTheRetryBehavior() async throws {
         let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
         let client = makeClient(transport: transport, behavior: .retry(clock: TestClock()))

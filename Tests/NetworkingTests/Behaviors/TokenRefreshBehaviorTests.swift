@@ -295,4 +295,54 @@ import Testing
         #expect(transport.lastRequest?.header("Authorization") == "Bearer fresh-2")
         #expect(auth.waitingCallCount == 0)
     }
+
+    /// Hangs on its first refresh until released, then answers `late`; answers `fresh-N` to every later one.
+    final class ReleasableRefresher: TokenRefresher {
+        let calls = LockedBox(0)
+        let release = AsyncStream<Void>.makeStream()
+        func refresh(replacing expired: AccessCredential?) async throws -> AccessCredential {
+            let call = calls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            guard call == 1 else { return AccessCredential(token: "fresh-\(call)") }
+            for await _ in release.stream { break }
+            return AccessCredential(token: "late")
+        }
+    }
+
+    @Test func anAbandonedRefreshThatFinishesLateStoresItsCredentialOnlyIfNothingNewerWasStored() async throws {
+        // Given a first refresh everybody gave up on
+        let refresher = ReleasableRefresher()
+        let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
+        let transport = answering()
+        let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
+        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        first.cancel()
+        _ = await first.result
+        // When a second refresh stores fresh-2, then the first one finishes
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        #expect(auth.credential?.token == "fresh-2")
+        refresher.release.continuation.yield()
+        refresher.release.continuation.finish()
+        // Then the late, older credential never replaces the newer one
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(auth.credential?.token == "fresh-2")
+        try await client.send(NetworkRequest<Void>(path: "/me"))
+        #expect(transport.lastRequest?.header("Authorization") == "Bearer fresh-2")
+    }
+
+    @Test func anAbandonedRefreshThatFinishesWithNothingNewerStoresItsCredential() async throws {
+        let refresher = ReleasableRefresher()
+        let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
+        let client = makeClient(transport: answering(), behavior: auth, timeout: .seconds(60), deadline: nil)
+        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        first.cancel()
+        _ = await first.result
+        refresher.release.continuation.yield()
+        await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
+        #expect(refresher.calls.withLock { $0 } == 1)
+    }
 }

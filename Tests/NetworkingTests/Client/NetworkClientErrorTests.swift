@@ -121,4 +121,16 @@ import Testing
         #expect(error.bodySnippet().contains("<redacted>") == (offset < 256))
         #expect(error.body == Data(body.utf8), "the stored body is left as it came")
     }
+
+    @Test func aSecretFollowedByACombiningMarkAcrossTheCutShowsNoPartOfIt() async throws {
+        // "n\u{301}" is one Character: matching by characters would not see the token ending in "n".
+        let token = "s3cret-token-0123456789n"
+        let body = String(repeating: "x", count: 250) + token + "\u{301}" + String(repeating: "y", count: 300)
+        let client = makeClient(transport: answering(500, body: body), behavior: .authorization { token })
+        let error = try #require(
+            await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
+        let snippet = error.bodySnippet()
+        for length in 4...token.count { #expect(!snippet.contains(token.prefix(length)), "\(snippet)") }
+        #expect(snippet.contains("<redacted>"))
+    }
 }

@@ -50,6 +50,21 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test(.timeLimit(.minutes(1))) func aValueProducedJustAsTheTimerFiresIsKeptNotTurnedIntoATimeout() async throws {
+        // The operation has its value, then the timer takes the entry before the call removes it.
+        let scheduler = DeadlineScheduler()
+        let value = try await withTimeLimit(
+            .seconds(60), clock: SystemClock(), scheduler: scheduler, onTimeout: Self.limitPassed
+        ) {
+            // Wait until the call has added its entry, then let the timer take it.
+            while scheduler.pendingCount == 0 { await Task.yield() }
+            scheduler.fireDue(at: .now + .seconds(61))
+            return 42
+        }
+        #expect(value == 42)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test(.timeLimit(.minutes(1))) func cancellingTheCallerGivesCancellationErrorNotATimeout() async {
         let scheduler = DeadlineScheduler()
         let waiter = CancellationWaiter()

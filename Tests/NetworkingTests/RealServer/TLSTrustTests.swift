@@ -72,7 +72,7 @@ extension RealServerTests {
             #expect(try await FaultServer.hits("\(key)-target").count == 0)
         }
 
-        @Test func aPinThatNoCertificateOfTheChainCarriesIsRefusedOnceWithoutRetry() async throws {
+        @Test func aPolicyWithAPinNoCertificateCarriesIsRefusedOnceWithoutRetry() async throws {
             // On Apple platforms the handshake completes and the pin check refuses the chain; on Linux, where a pin
             // cannot be checked, the transport refuses before connecting. Either way: no request reaches the
             // server, the error is a refused certificate, and retry does not ask again.

@@ -168,25 +168,26 @@ public struct Redaction: Sendable, Hashable {
     static func scrubbedPrefix(of body: Data, limit: Int, secrets: [String]) -> String {
         let limit = max(limit, 0)
         guard !secrets.isEmpty else { return String(decoding: body.prefix(limit), as: UTF8.self) }
-        let reach = secrets.map(\.utf8.count).max() ?? 0
-        let window = String(decoding: body.prefix(limit + reach), as: UTF8.self)
-        let shownBytes = String(decoding: body.prefix(limit), as: UTF8.self).utf8.count
-        var result = ""
-        var index = window.startIndex
-        var consumed = 0
-        while index < window.endIndex, consumed < shownBytes {
-            if let secret = secrets.first(where: { window[index...].hasPrefix($0) }) {
-                result += placeholder
-                consumed += secret.utf8.count
-                index = window.utf8.index(index, offsetBy: secret.utf8.count)
+        // Bytes, not characters: a secret followed by a combining mark is still found.
+        let patterns = secrets.map { Array($0.utf8) }.filter { !$0.isEmpty }
+        let reach = patterns.map(\.count).max() ?? 0
+        let window = [UInt8](body.prefix(limit + reach))
+        let shown = min(limit, window.count)
+        var result: [UInt8] = []
+        result.reserveCapacity(shown)
+        var index = 0
+        while index < shown {
+            if let secret = patterns.first(where: {
+                index + $0.count <= window.count && window[index..<index + $0.count].elementsEqual($0)
+            }) {
+                result.append(contentsOf: placeholder.utf8)
+                index += secret.count
             } else {
-                let character = window[index]
-                result.append(character)
-                consumed += character.utf8.count
-                index = window.index(after: index)
+                result.append(window[index])
+                index += 1
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `text` with every occurrence of each secret replaced by the placeholder, longest secrets first.

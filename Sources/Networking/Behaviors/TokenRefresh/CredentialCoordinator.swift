@@ -6,7 +6,8 @@ import Foundation
 /// The refresh runs in a task of its own, so cancelling one waiting call never cancels it for the others. When the
 /// last waiting call gives up (cancelled, or out of time), the refresh is no longer waited for: the next call
 /// starts a new one, so a refresher that never returns cannot hold every later call. The abandoned refresh still
-/// stores its credential if it finishes while no newer refresh is in flight.
+/// stores its credential if it finishes while no newer refresh is in flight and none has stored a credential since
+/// it started. (A server that rotates refresh tokens may see the two refreshes use the same one.)
 final class CredentialCoordinator: Sendable {
     typealias Versioned = (credential: AccessCredential, version: Int)
 
@@ -16,6 +17,8 @@ final class CredentialCoordinator: Sendable {
         var refreshing = false
         /// Counts refreshes started; a refresh that was abandoned finds a newer number and changes nothing.
         var generation = 0
+        /// The generation of the refresh whose credential is stored; an older one never replaces it.
+        var storedGeneration = 0
         var waiters: [UInt64: CheckedContinuation<Versioned, any Error>] = [:]
         var nextWaiter: UInt64 = 0
         var refreshTimes: [Duration] = []
@@ -133,9 +136,12 @@ final class CredentialCoordinator: Sendable {
             state.withLock { state in
                 guard state.generation == generation else {
                     // Abandoned: nobody waits for it; keep its credential unless a newer refresh is under way.
-                    if case .success(let credential) = outcome, !state.refreshing {
+                    if case .success(let credential) = outcome, !state.refreshing,
+                        generation > state.storedGeneration
+                    {
                         state.credential = credential
                         state.version += 1
+                        state.storedGeneration = generation
                     }
                     return ([], .failure(CancellationError()))
                 }
@@ -146,6 +152,7 @@ final class CredentialCoordinator: Sendable {
                 case .success(let credential):
                     state.credential = credential
                     state.version += 1
+                    state.storedGeneration = generation
                     return (waiters, .success((credential, state.version)))
                 case .failure(let error):
                     return (waiters, .failure(error))
