@@ -69,6 +69,7 @@ struct RequestBuilder: Sendable {
             if !request.query.isEmpty { built.path = RequestPath.appending(request.query, to: built.path) }
         }
         if !sensitiveHeaderNames.isEmpty { built.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
+        built.followsRedirects = request.followsRedirects
         if let reason = built.invalidReason { throw refuse(reason, built) }
         guard let body = request.body else { return built }
         if request.method == .get || request.method == .head {

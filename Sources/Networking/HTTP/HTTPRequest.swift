@@ -97,6 +97,10 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     public var headerFields: HTTPFields
     /// The body.
     public var body: Body
+    /// Whether the transport follows a redirect answered to this request: `false` returns the 3xx itself, `true`
+    /// follows it, `nil` (the default) leaves it to the transport's configuration. ``NetworkRequest`` sets it
+    /// from its own ``NetworkRequest/followsRedirects``.
+    public var followsRedirects: Bool?
 
     /// Creates a request from its parts.
     ///
@@ -264,10 +268,10 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         return "\(storedMethod.rawValue) \(storedScheme)://\(storedAuthority)\(bare)"
     }
 
-    /// Whether two requests have the same method, target, refusal, header fields and body.
+    /// Whether two requests have the same method, target, refusal, header fields, body and redirect choice.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         (lhs.box === rhs.box || lhs.box.head == rhs.box.head) && lhs.headerFields == rhs.headerFields
-            && lhs.body == rhs.body
+            && lhs.body == rhs.body && lhs.followsRedirects == rhs.followsRedirects
     }
 
     /// Records `reason` as why the request cannot be sent, unless an earlier write was refused already.

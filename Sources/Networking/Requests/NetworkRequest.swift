@@ -50,6 +50,10 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     /// The `Accept` value sent when neither ``headers`` nor a behavior sets one: `application/json` for a response
     /// read as JSON (any `Decodable` but `Data`, `String` and ``EmptyResponse``), `nil` (none sent) otherwise.
     public var defaultAccept: String?
+    /// Whether a redirect answered to this request is followed: `false` returns the 3xx itself (accept it with
+    /// ``acceptableStatusCodes`` to get it as a response), `true` follows it, `nil` (the default) leaves it to the
+    /// transport's configuration.
+    public var followsRedirects: Bool?
     /// Values for behaviors to read from ``RequestContext/metadata`` (see ``RequestMetadata``).
     public var metadata = RequestMetadata()
 
@@ -121,6 +125,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
             deadline: deadline, acceptableStatusCodes: acceptableStatusCodes, decode: decode)
         copy.defaultAccept = defaultAccept
         copy.metadata = metadata
+        copy.followsRedirects = followsRedirects
         return copy
     }
 }

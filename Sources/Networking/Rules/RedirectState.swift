@@ -53,6 +53,8 @@ package struct RedirectState: Sendable {
 
     /// The most redirects followed in one call.
     package let limit: Int
+    /// Whether redirects are followed at all; when not, every 3xx is delivered as the response.
+    package let follows: Bool
     /// The origin of the first request.
     package let origin: Origin?
     /// How many redirects were followed so far.
@@ -65,9 +67,11 @@ package struct RedirectState: Sendable {
     /// - Parameters:
     ///   - request: The first request.
     ///   - limit: The most redirects to follow.
-    package init(for request: HTTPRequest, limit: Int) {
+    ///   - follows: Whether to follow redirects at all; `false` delivers every 3xx as the response.
+    package init(for request: HTTPRequest, limit: Int, follows: Bool = true) {
         self.origin = request.url.map(Origin.init)
         self.limit = limit
+        self.follows = follows
     }
 
     /// Decides what follows `status` with `location`, answered to `current`.
@@ -78,7 +82,7 @@ package struct RedirectState: Sendable {
     ///   - current: The request that got this answer.
     /// - Returns: The next request, a refusal, or ``Decision/deliver``.
     package mutating func decide(status: Int, location: String?, current: HTTPRequest) -> Decision {
-        guard Self.followedStatuses.contains(status) else { return .deliver }
+        guard follows, Self.followedStatuses.contains(status) else { return .deliver }
         guard let location, !location.isEmpty, let currentURL = current.url,
             let target = URL(string: location, relativeTo: currentURL)?.absoluteURL
         else { return .deliver }

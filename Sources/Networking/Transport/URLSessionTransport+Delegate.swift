@@ -55,12 +55,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     let maximumBodySize: Int
     let maximumRedirects: Int
     let serverTrust: ServerTrust
+    /// Whether redirects are followed when the request does not say.
+    let followsRedirects: Bool
     let table = LockedBox(Table())
 
-    init(maximumBodySize: Int, maximumRedirects: Int, serverTrust: ServerTrust) {
+    init(maximumBodySize: Int, maximumRedirects: Int, serverTrust: ServerTrust, followsRedirects: Bool) {
         self.maximumBodySize = maximumBodySize
         self.maximumRedirects = maximumRedirects
         self.serverTrust = serverTrust
+        self.followsRedirects = followsRedirects
     }
 
     /// The Foundation request for one hop: its URL, method, every header field in one assignment (repeated fields
@@ -84,7 +87,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         _ request: HTTPRequest, timeoutInterval: TimeInterval, closesConnection: Bool, deadline: DispatchTime?
     ) -> UInt64 {
         let call = Call(
-            deadline: deadline, hop: request, redirects: RedirectState(for: request, limit: maximumRedirects),
+            deadline: deadline, hop: request,
+            redirects: RedirectState(
+                for: request, limit: maximumRedirects, follows: request.followsRedirects ?? followsRedirects),
             timeoutInterval: timeoutInterval, closesConnection: closesConnection)
         return table.withLock { table in
             table.nextID += 1

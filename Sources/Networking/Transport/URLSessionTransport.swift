@@ -33,6 +33,11 @@ public final class URLSessionTransport: HTTPTransport {
         public var maximumResponseBodySize: Int
         /// The most redirects followed in one request. Default: 10 (OkHttp and URLSession allow 20, AHC 5).
         public var maximumRedirects: Int
+        /// Whether redirects are followed. Default: `true`. With `false` every 3xx comes back as the response
+        /// (Alamofire's `Redirector(.doNotFollow)`): the client then reports it as `unacceptableStatus` with its
+        /// `Location` header, unless the request accepts that status. A request can choose for itself with
+        /// ``HTTPRequest/followsRedirects`` (``NetworkRequest/followsRedirects``).
+        public var followsRedirects: Bool
         /// The most simultaneous connections to one host. Default: 6, URLSession's own default.
         public var maximumConnectionsPerHost: Int
         /// Whether requests with a non-idempotent method (`POST`, `PATCH`, ...) may reuse a pooled connection.
@@ -72,18 +77,21 @@ public final class URLSessionTransport: HTTPTransport {
         ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
         ///   - reusesConnectionsForNonIdempotentRequests: Whether `POST`-like requests may use pooled connections.
         ///   - serverTrust: Which servers are trusted.
+        ///   - followsRedirects: Whether redirects are followed.
         public init(
             maximumResponseBodySize: Int = 32 * 1024 * 1024,
             maximumRedirects: Int = 10,
             maximumConnectionsPerHost: Int = 6,
             reusesConnectionsForNonIdempotentRequests: Bool = defaultReusesConnectionsForNonIdempotentRequests,
-            serverTrust: ServerTrust = .system
+            serverTrust: ServerTrust = .system,
+            followsRedirects: Bool = true
         ) {
             self.maximumResponseBodySize = maximumResponseBodySize
             self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.reusesConnectionsForNonIdempotentRequests = reusesConnectionsForNonIdempotentRequests
             self.serverTrust = serverTrust
+            self.followsRedirects = followsRedirects
         }
     }
 
@@ -111,7 +119,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let delegate = URLSessionTransportDelegate(
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
-            serverTrust: configuration.serverTrust)
+            serverTrust: configuration.serverTrust, followsRedirects: configuration.followsRedirects)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Networking.URLSessionTransport"

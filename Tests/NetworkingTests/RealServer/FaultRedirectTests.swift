@@ -70,6 +70,41 @@ extension RealServerTests {
             #expect(hits.requests.last?.headers["cookie"] == nil)
         }
 
+        @Test func aRequestThatDoesNotFollowGetsTheRedirectItselfAndTheTargetIsNeverHit() async throws {
+            let key = FaultServer.newKey("no-follow")
+            let target = "/ok?key=\(key)-target"
+            let client = try await FaultServer.client()
+            var request = NetworkRequest<Data>(
+                path: "/redirect-to", query: Faults.query(key, ["url": target, "status": "302"]))
+            request.followsRedirects = false
+            // Not accepted: the 3xx is an unacceptable status carrying its Location.
+            let error = await expectNetworkError { try await client.send(request) }
+            #expect(error?.kind == .unacceptableStatus(302))
+            #expect(error?.response?.headerFields["Location"] == target)
+            // Accepted: the 3xx is the response.
+            request.acceptableStatusCodes = [302]
+            let response = try await client.response(for: request)
+            #expect(response.statusCode == 302)
+            #expect(try await FaultServer.hits(key).count == 2)
+            #expect(try await FaultServer.hits("\(key)-target").count == 0)
+        }
+
+        @Test func aTransportThatDoesNotFollowStillFollowsForARequestThatAsks() async throws {
+            let key = FaultServer.newKey("no-follow-transport")
+            let client = try await FaultServer.client(
+                transport: URLSessionTransport(configuration: .init(followsRedirects: false)))
+            let query = Faults.query(key, ["url": "/ok?key=\(key)-target", "status": "307"])
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/redirect-to", query: query))
+            }
+            #expect(error?.kind == .unacceptableStatus(307))
+            var asking = NetworkRequest<Data>(path: "/redirect-to", query: query)
+            asking.followsRedirects = true
+            _ = try await client.send(asking)
+            #expect(try await FaultServer.hits(key).count == 2)
+            #expect(try await FaultServer.hits("\(key)-target").count == 1)
+        }
+
         @Test func sameHostOnAnotherPortCountsAsAnotherOrigin() async throws {
             // The alternate listener is the same host on another port: it is reached, without the credential.
             let key = FaultServer.newKey("other-port")

@@ -150,6 +150,17 @@ import Testing
         #expect(next.headerFields.map(\.name.rawName) == ["Accept"])
     }
 
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func notFollowingDeliversEveryRedirectAsItIs(status: Int) {
+        var state = RedirectState(for: Self.hop(.post, body: "x"), limit: 10, follows: false)
+        guard case .deliver = state.decide(status: status, location: "/next", current: Self.hop(.post, body: "x"))
+        else {
+            Issue.record("a \(status) was not delivered")
+            return
+        }
+        #expect(state.count == 0)
+    }
+
     @Test func onceCredentialsLeaveTheyNeverComeBack() throws {
         var state = RedirectState(for: Self.hop(.get), limit: 10)
         var current = Self.hop(.get, headers: [("Authorization", "Bearer t")])
