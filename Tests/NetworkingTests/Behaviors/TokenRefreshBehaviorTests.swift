@@ -264,23 +264,10 @@ import Testing
         #expect(transport.requestCount == 0)
     }
 
-    /// Hangs on its first refresh (until cancelled, which nothing does), answers every later one.
-    final class HangsOnceRefresher: TokenRefresher {
-        let calls = LockedBox(0)
-        func refresh(replacing expired: AccessCredential?) async throws -> AccessCredential {
-            let call = calls.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            guard call == 1 else { return AccessCredential(token: "fresh-\(call)") }
-            await BehaviorFakes.suspendUntilCancelled()
-            throw CancellationError()
-        }
-    }
-
     @Test func aRefreshEveryCallGaveUpOnIsNoLongerWaitedForAndTheNextCallStartsAnother() async throws {
         // Given a refresh that hangs, and the only call waiting for it cancelled
-        let refresher = HangsOnceRefresher()
+        let refresher = ReleasableRefresher()
+        defer { refresher.release.continuation.finish() }
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
         let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
