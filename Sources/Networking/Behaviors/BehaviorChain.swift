@@ -95,6 +95,7 @@ struct BehaviorChain: Sendable {
         }
     }
 
+    @inline(__always)
     private static func run(
         _ behavior: any RequestBehavior,
         _ request: HTTPRequest,
