@@ -42,6 +42,9 @@ import Testing
         .init(
             label: "Connection set by caller", request: .init(path: "/a", headers: ["Connection": "keep-alive"]),
             reason: "Connection"),
+        .init(
+            label: "Transfer-Encoding set by caller",
+            request: .init(path: "/a", headers: ["TRANSFER-ENCODING": "chunked"]), reason: "TRANSFER-ENCODING"),
         .init(label: "method with space", request: .init(HTTPMethod(rawValue: "GET /x"), path: "/a"), reason: "method"),
         .init(label: "empty method", request: .init(HTTPMethod(rawValue: ""), path: "/a"), reason: "method"),
         .init(
