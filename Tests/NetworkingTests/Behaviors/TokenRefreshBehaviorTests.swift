@@ -271,16 +271,25 @@ import Testing
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
         let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
-        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
-        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
-        first.cancel()
-        await #expect(throws: CancellationError.self) { try await first.value }
+        let abandoned = await Self.callWhoseRefreshIsAbandoned(client, auth)
+        #expect(throws: CancellationError.self) { try abandoned.get() }
         // When another call comes
         try await client.send(NetworkRequest<Void>(path: "/me"))
         // Then it started a refresh of its own instead of waiting forever for the abandoned one
         #expect(refresher.calls.withLock { $0 } == 2)
         #expect(transport.lastRequest?.header("Authorization") == "Bearer fresh-2")
         #expect(auth.waitingCallCount == 0)
+    }
+
+    /// Starts a call that waits for the first refresh, cancels it once it waits (the only waiter, so the refresh is
+    /// abandoned), and returns how the call ended.
+    static func callWhoseRefreshIsAbandoned(_ client: NetworkClient, _ auth: TokenRefreshBehavior) async
+        -> Result<Void, any Error>
+    {
+        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        first.cancel()
+        return await first.result
     }
 
     /// Hangs on its first refresh until released, then answers `late`; answers `fresh-N` to every later one.
@@ -304,10 +313,7 @@ import Testing
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
         let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
-        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
-        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
-        first.cancel()
-        _ = await first.result
+        _ = await Self.callWhoseRefreshIsAbandoned(client, auth)
         // When a second refresh stores fresh-2, then the first one finishes
         try await client.send(NetworkRequest<Void>(path: "/me"))
         #expect(auth.credential?.token == "fresh-2")
@@ -324,10 +330,7 @@ import Testing
         let refresher = ReleasableRefresher()
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let client = makeClient(transport: answering(), behavior: auth, timeout: .seconds(60), deadline: nil)
-        let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
-        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
-        first.cancel()
-        _ = await first.result
+        _ = await Self.callWhoseRefreshIsAbandoned(client, auth)
         refresher.release.continuation.yield()
         await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
         #expect(refresher.calls.withLock { $0 } == 1)
