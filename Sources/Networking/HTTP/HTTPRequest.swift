@@ -101,6 +101,9 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     /// follows it, `nil` (the default) leaves it to the transport's configuration. ``NetworkRequest`` sets it
     /// from its own ``NetworkRequest/followsRedirects``.
     public var followsRedirects: Bool?
+    /// Where the transport reports bytes sent and received, for a call made through a progress-reporting API of
+    /// the client (``NetworkCall/progress``); `nil` otherwise. Behaviors pass it along; it is not part of `==`.
+    public var transferProgress: TransferProgressReporter?
 
     /// Creates a request from its parts.
     ///
