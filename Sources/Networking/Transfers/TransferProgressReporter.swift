@@ -19,7 +19,8 @@ public final class TransferProgressReporter: Sendable {
 
     /// Creates a reporter with nothing reported yet.
     public init() {
-        (updates, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
+        (updates, continuation) = AsyncStream.makeStream(
+            of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Reports bytes done so far. Ignored after ``finish(totalBytes:)``, and when `completedBytes` is below what was
@@ -33,8 +34,9 @@ public final class TransferProgressReporter: Sendable {
         let send: Bool = state.withLock { state in
             guard !state.finished else { return false }
             if let last = state.last {
-                guard value.completedBytes > last.completedBytes
-                    || (value.completedBytes == last.completedBytes && value.expectedBytes != last.expectedBytes)
+                guard
+                    value.completedBytes > last.completedBytes
+                        || (value.completedBytes == last.completedBytes && value.expectedBytes != last.expectedBytes)
                 else { return false }
             }
             state.last = value

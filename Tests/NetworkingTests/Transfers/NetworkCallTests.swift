@@ -7,10 +7,12 @@ import Testing
 @Suite struct NetworkCallTests {
     @Test func valueAndProgressEndAtTheTotal() async throws {
         let reporter = TransferProgressReporter()
-        let call = NetworkCall(reporter: reporter, total: { (value: Int) in Int64(value) }) {
-            reporter.report(completedBytes: 3, expectedBytes: 8)
-            return 8
-        }
+        let call = NetworkCall(
+            reporter: reporter, total: { (value: Int) in Int64(value) },
+            operation: {
+                reporter.report(completedBytes: 3, expectedBytes: 8)
+                return 8
+            })
         #expect(try await call.value == 8)
         var last: TransferProgress?
         for await step in call.progress { last = step }
