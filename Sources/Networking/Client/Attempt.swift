@@ -17,8 +17,31 @@ struct Attempt: Sendable {
     /// The `Accept` value sent when the request as the behaviors left it has none.
     let defaultAccept: String?
 
-    /// Runs the attempt for `request`.
+    /// Runs the attempt for `request`, measured when a ``MetricsBehavior`` put a measurement on it.
     func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
+        guard let call = request.callMeasurement else { return try await send(request) }
+        var request = request
+        let measurement = call.beginAttempt(request)
+        request.attemptMeasurement = measurement
+        do {
+            let (response, body) = try await send(request)
+            measurement.finish(.status(response.status.code), receivedBody: body.count.map(Int64.init))
+            return (response, body)
+        } catch let error as NetworkError {
+            if case .unacceptableStatus(let code) = error.kind {
+                measurement.finish(.status(code), receivedBody: Int64(error.body?.count ?? 0))
+            } else {
+                measurement.finish(.failed(error.kind), receivedBody: nil)
+            }
+            throw error
+        } catch {
+            measurement.finish(.cancelled, receivedBody: nil)
+            throw error
+        }
+    }
+
+    /// Checks `request` and sends it through the transport under the attempt's time limit.
+    private func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
         var request = request
         if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
         if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }

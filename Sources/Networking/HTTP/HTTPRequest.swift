@@ -104,6 +104,10 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     /// Where the transport reports bytes sent and received, for a call made through a progress-reporting API of
     /// the client (``NetworkCall/progress``); `nil` otherwise. Behaviors pass it along; it is not part of `==`.
     public var transferProgress: TransferProgressReporter?
+    /// The call's measurement, when a ``MetricsBehavior`` is in the chain; not part of `==`.
+    package var callMeasurement: CallMeasurement?
+    /// The attempt's measurement, set by the client for the transport to write to; not part of `==`.
+    package var attemptMeasurement: AttemptMeasurement?
 
     /// Creates a request from its parts.
     ///

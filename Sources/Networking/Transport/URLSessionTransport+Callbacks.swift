@@ -25,10 +25,12 @@ extension URLSessionTransportDelegate {
         let head = response as? HTTPURLResponse
         // A HEAD response, a 204 and a 304 have no body whatever their Content-Length says (RFC 9110 §8.6): the
         // announced size of the resource is no reason to refuse them.
-        let method = withCall(of: dataTask) { call, _ in
+        let found: (HTTPMethod, AttemptMeasurement?)? = withCall(of: dataTask) { call, _ in
             call.response = head
-            return call.hop.method
+            return (call.hop.method, call.hop.attemptMeasurement)
         }
+        found?.1?.responseHeadArrived()
+        let method = found?.0
         let bodiless = method == .head || head.map { [204, 304].contains($0.statusCode) } == true
         let length = response.expectedContentLength
         if !bodiless && length > maximumBodySize {
@@ -42,6 +44,7 @@ extension URLSessionTransportDelegate {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let size: Int? = withCall(of: dataTask) { call, _ in
             call.data.append(data)
+            call.hop.attemptMeasurement?.addBytesReceived(Int64(data.count))
             return call.data.count
         }
         if let size, size > maximumBodySize {
@@ -91,16 +94,32 @@ extension URLSessionTransportDelegate {
         completionHandler(.rejectProtectionSpace, nil)
     }
 
+    #if !canImport(FoundationNetworking)
+        /// Notes connection reuse for ``MetricsBehavior``. Apple platforms deliver task metrics just before the task
+        /// completes; Linux never delivers them.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
+        ) {
+            guard let reused = metrics.transactionMetrics.last?.isReusedConnection else { return }
+            let measurement = withCall(of: task) { call, _ in call.hop.attemptMeasurement } ?? nil
+            measurement?.noteConnectionReused(reused)
+        }
+    #endif
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard
-            let (id, data, response, rejected, trustRefused) = withCall(
+            let (id, data, response, rejected, trustRefused, measurement) = withCall(
                 of: task,
                 { call, id in
-                    (id, call.data, call.response, call.challengeRejected, call.trustRefused)
+                    (
+                        id, call.data, call.response, call.challengeRejected, call.trustRefused,
+                        call.hop.attemptMeasurement
+                    )
                 })
         else {
             return
         }
+        measurement?.addBytesSent(task.countOfBytesSent)
         if trustRefused {
             let message = "the server's certificate chain does not satisfy the transport's ServerTrust"
             finish(

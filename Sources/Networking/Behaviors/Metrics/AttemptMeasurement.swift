@@ -1,0 +1,105 @@
+import Foundation
+
+/// The per-call and per-attempt records behind ``MetricsBehavior``. The behavior puts a ``CallMeasurement`` on the
+/// request; the client's attempt starts an ``AttemptMeasurement`` from it and hands that to the transport on the
+/// request, and the transport notes the response head and the bytes as they happen.
+package final class CallMeasurement: Sendable {
+    let requestName: String
+    let callID: UUID
+    let clock: any NetworkClock
+    let start: Duration
+    let sink: MetricsSink
+    private let attempts = LockedBox(0)
+
+    init(context: RequestContext, clock: any NetworkClock, sink: MetricsSink) {
+        requestName = context.requestName
+        callID = context.callID
+        self.clock = clock
+        self.start = clock.now()
+        self.sink = sink
+    }
+
+    /// Starts the next attempt: numbered in the order attempts reach the transport (hedged attempts too).
+    func beginAttempt(_ request: HTTPRequest) -> AttemptMeasurement {
+        let number = attempts.withLock { count in
+            count += 1
+            return count
+        }
+        return AttemptMeasurement(call: self, number: number, request: request)
+    }
+}
+
+/// One attempt's record; the transport writes to it, the client's attempt reads it when the attempt ends.
+package final class AttemptMeasurement: Sendable {
+    private struct State {
+        var head: Duration?
+        var bytesSent: Int64?
+        var bytesReceived: Int64?
+        var reused: Bool?
+        var delivered = false
+    }
+
+    private let call: CallMeasurement
+    private let number: Int
+    private let method: HTTPMethod
+    private let url: URL?
+    private let bodyBytes: Int64
+    private let started: Duration
+    private let state = LockedBox(State())
+
+    fileprivate init(call: CallMeasurement, number: Int, request: HTTPRequest) {
+        self.call = call
+        self.number = number
+        self.method = request.method
+        self.url = request.url
+        self.bodyBytes = Int64(request.body.data?.count ?? 0)
+        self.started = call.clock.now()
+    }
+
+    /// Notes that the response head arrived now (the first head counts; redirect hops included).
+    package func responseHeadArrived() {
+        let now = call.clock.now()
+        state.withLock { if $0.head == nil { $0.head = now } }
+    }
+
+    /// Adds the body bytes a task of the transport sent (one task per redirect hop); the transport's count replaces
+    /// the client's count of the request body.
+    package func addBytesSent(_ count: Int64) {
+        state.withLock { $0.bytesSent = ($0.bytesSent ?? 0) + max(0, count) }
+    }
+
+    /// Adds body bytes received as they arrive (redirect hops included); the transport's count replaces the
+    /// client's count of the response body.
+    package func addBytesReceived(_ count: Int64) {
+        state.withLock { $0.bytesReceived = ($0.bytesReceived ?? 0) + max(0, count) }
+    }
+
+    /// Notes whether the connection was reused.
+    package func noteConnectionReused(_ reused: Bool) {
+        state.withLock { $0.reused = reused }
+    }
+
+    /// Ends the attempt and delivers its measurements once.
+    ///
+    /// - Parameters:
+    ///   - outcome: How it ended.
+    ///   - receivedBody: The body bytes the client received, when the transport did not count them.
+    func finish(_ outcome: AttemptMetrics.Outcome, receivedBody: Int64?) {
+        let end = call.clock.now()
+        guard
+            let state = state.withLock({ state -> State? in
+                guard !state.delivered else { return nil }
+                state.delivered = true
+                return state
+            })
+        else { return }
+        let head: Duration? =
+            if let head = state.head { head - started } else if case .status = outcome { end - started } else { nil }
+        call.sink.record(
+            AttemptMetrics(
+                requestName: call.requestName, callID: call.callID, attempt: number, method: method, url: url,
+                chainWait: started - call.start, timeToResponseHead: head, duration: end - started,
+                bytesSent: state.bytesSent ?? bodyBytes, bytesReceived: state.bytesReceived ?? receivedBody ?? 0,
+                outcome: outcome, reusedConnection: state.reused))
+    }
+}

@@ -1,0 +1,54 @@
+// swift-format-ignore-file
+import Foundation
+import NetworkingTesting
+import Testing
+
+@testable import Networking
+
+// README.md's metrics example, verbatim: compiled here and checked against README.md below.
+func metricsReadmeExample() -> NetworkClient {
+let client = NetworkClient(
+    baseURL: URL(string: "https://api.example.com")!,
+    behavior: CombinedBehavior([.metrics { metrics in print(metrics) }, .retry()])
+)
+// GET /users/42 #1 status(503) wait 0.0 s head 0.021 s total 0.022 s sent 0 B received 57 B
+// GET /users/42 #2 status(200) wait 0.318 s head 0.019 s total 0.02 s sent 0 B received 512 B
+return client
+}
+
+@Suite struct ReadmeMetricsSampleTests {
+    @Test func theMetricsExampleIsCompiledHereAndPrintsLinesOfThatShape() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(
+            readme.components(separatedBy: "```swift\n").first { $0.contains(".metrics { metrics in print(metrics) }") }?
+                .components(separatedBy: "\n```").first)
+        let sample = PluginsSamplesTests.normalized(Substring(block))
+        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        #expect(sample.count == 6)
+        #expect(here.indices.contains { start in
+            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
+        }, "README.md's metrics example is not the code compiled here")
+        #expect(metricsReadmeExample().configuration.baseURL?.host == "api.example.com")
+
+        // The same behaviors on a mock: a 503, then a 200; the printed lines have the shape the comments show.
+        let lines = LockedBox<[String]>([])
+        let count = LockedBox(0)
+        let transport = MockTransport { request in
+            let attempt = count.withLock { $0 += 1; return $0 }
+            return (HTTPResponse(status: attempt == 1 ? 503 : 200, url: request.url), Data(count: attempt == 1 ? 57 : 512))
+        }
+        let client = makeClient(
+            transport: transport,
+            behavior: CombinedBehavior([
+                .metrics { metrics in lines.withLock { $0.append("\(metrics)") } }, .retry(clock: TestClock()),
+            ]))
+        _ = try await client.send(NetworkRequest<Data>(path: "/users/42"))
+        let shown = block.split(separator: "\n").filter { $0.hasPrefix("// GET") }.map { String($0.dropFirst(3)) }
+        let pattern = { (text: String) in
+            text.replacingOccurrences(of: #"[0-9]+\.[0-9]+ s"#, with: "T s", options: .regularExpression)
+        }
+        #expect(lines.current.map(pattern) == shown.map(pattern))
+    }
+}
