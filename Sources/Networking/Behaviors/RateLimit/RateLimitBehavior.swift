@@ -101,10 +101,12 @@ public struct RateLimitBehavior: RequestBehavior {
             }
             let now = clock.now()
             guard
-                let next = update(key, {
-                    $0.stopWaiting()
-                    return $0.take(now: now)
-                })
+                let next = update(
+                    key,
+                    {
+                        $0.stopWaiting()
+                        return $0.take(now: now)
+                    })
             else { return }
             wait = next
         }

@@ -144,7 +144,9 @@ import Testing
         _ = await send(breaker, server, url: "https://down.example.test/a")
         server.status.withLock { $0 = 200 }
         #expect(try await send(breaker, server, url: "https://up.example.test/a").get() == 200)
-        await #expect(throws: CircuitOpenError.self) { try (await send(breaker, server, url: "https://down.example.test/b")).get() }
+        await #expect(throws: CircuitOpenError.self) {
+            try (await send(breaker, server, url: "https://down.example.test/b")).get()
+        }
         #expect(server.calls.current == 2)
     }
 

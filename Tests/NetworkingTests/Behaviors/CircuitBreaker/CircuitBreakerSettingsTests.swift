@@ -18,31 +18,52 @@ import Testing
         #expect(settings.halfOpenProbes == 1)
         #expect(settings.maximumBreakDuration == .seconds(60))
         #expect(CircuitBreakerBehavior.circuitBreaker().settings == settings)
-        #expect(CircuitBreakerBehavior.circuitBreaker().scope.key(for: BehaviorFakes.request, context: .init())
-            == "api.example.test:443")
+        #expect(
+            CircuitBreakerBehavior.circuitBreaker().scope.key(for: BehaviorFakes.request, context: .init())
+                == "api.example.test:443")
     }
 
     static let badSettings: [(String, @Sendable () throws -> CircuitBreakerSettings)] = [
-        ("CircuitBreakerSettings.failureRatio is 0.0; it must be more than 0 and at most 1",
-         { try CircuitBreakerSettings(failureRatio: 0) }),
-        ("CircuitBreakerSettings.failureRatio is -0.5; it must be more than 0 and at most 1",
-         { try CircuitBreakerSettings(failureRatio: -0.5) }),
-        ("CircuitBreakerSettings.failureRatio is 1.5; it must be more than 0 and at most 1",
-         { try CircuitBreakerSettings(failureRatio: 1.5) }),
-        ("CircuitBreakerSettings.failureRatio is nan; it must be more than 0 and at most 1",
-         { try CircuitBreakerSettings(failureRatio: .nan) }),
-        ("CircuitBreakerSettings.minimumThroughput is 0; it must be at least 1",
-         { try CircuitBreakerSettings(minimumThroughput: 0) }),
-        ("CircuitBreakerSettings.minimumThroughput is -3; it must be at least 1",
-         { try CircuitBreakerSettings(minimumThroughput: -3) }),
-        ("CircuitBreakerSettings.samplingWindow is 0.0 seconds; it must be at least 0.01 seconds",
-         { try CircuitBreakerSettings(samplingWindow: .zero) }),
-        ("CircuitBreakerSettings.breakDuration is -1.0 seconds; it must be more than 0.0 seconds",
-         { try CircuitBreakerSettings(breakDuration: .seconds(-1)) }),
-        ("CircuitBreakerSettings.halfOpenProbes is 0; it must be at least 1",
-         { try CircuitBreakerSettings(halfOpenProbes: 0) }),
-        ("CircuitBreakerSettings.maximumBreakDuration is 2.0 seconds; it must be at least 5.0 seconds",
-         { try CircuitBreakerSettings(maximumBreakDuration: .seconds(2)) }),
+        (
+            "CircuitBreakerSettings.failureRatio is 0.0; it must be more than 0 and at most 1",
+            { try CircuitBreakerSettings(failureRatio: 0) }
+        ),
+        (
+            "CircuitBreakerSettings.failureRatio is -0.5; it must be more than 0 and at most 1",
+            { try CircuitBreakerSettings(failureRatio: -0.5) }
+        ),
+        (
+            "CircuitBreakerSettings.failureRatio is 1.5; it must be more than 0 and at most 1",
+            { try CircuitBreakerSettings(failureRatio: 1.5) }
+        ),
+        (
+            "CircuitBreakerSettings.failureRatio is nan; it must be more than 0 and at most 1",
+            { try CircuitBreakerSettings(failureRatio: .nan) }
+        ),
+        (
+            "CircuitBreakerSettings.minimumThroughput is 0; it must be at least 1",
+            { try CircuitBreakerSettings(minimumThroughput: 0) }
+        ),
+        (
+            "CircuitBreakerSettings.minimumThroughput is -3; it must be at least 1",
+            { try CircuitBreakerSettings(minimumThroughput: -3) }
+        ),
+        (
+            "CircuitBreakerSettings.samplingWindow is 0.0 seconds; it must be at least 0.01 seconds",
+            { try CircuitBreakerSettings(samplingWindow: .zero) }
+        ),
+        (
+            "CircuitBreakerSettings.breakDuration is -1.0 seconds; it must be more than 0.0 seconds",
+            { try CircuitBreakerSettings(breakDuration: .seconds(-1)) }
+        ),
+        (
+            "CircuitBreakerSettings.halfOpenProbes is 0; it must be at least 1",
+            { try CircuitBreakerSettings(halfOpenProbes: 0) }
+        ),
+        (
+            "CircuitBreakerSettings.maximumBreakDuration is 2.0 seconds; it must be at least 5.0 seconds",
+            { try CircuitBreakerSettings(maximumBreakDuration: .seconds(2)) }
+        ),
     ]
 
     @Test(arguments: badSettings.indices)
@@ -81,8 +102,10 @@ import Testing
         ("408", status(408), failure),
         ("429", status(429), failure),
         ("503 Retry-After 20", status(503, retryAfter: "20"), .failure(retryAfter: .seconds(20))),
-        ("429 Retry-After date", status(429, retryAfter: "Tue, 14 Nov 2023 22:13:50 GMT"),
-         .failure(retryAfter: .seconds(30))),
+        (
+            "429 Retry-After date", status(429, retryAfter: "Tue, 14 Nov 2023 22:13:50 GMT"),
+            .failure(retryAfter: .seconds(30))
+        ),
         ("503 Retry-After garbage", status(503, retryAfter: "soon"), failure),
         ("500 Retry-After is not read", status(500, retryAfter: "20"), failure),
         ("400", status(400), .success),

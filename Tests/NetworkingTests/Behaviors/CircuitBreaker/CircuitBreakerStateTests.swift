@@ -68,7 +68,9 @@ import Testing
             trace: ["go closed", "go closed", "go closed", "go open"]),
         Row(
             name: "open rejects until the break ends, then one probe closes it", settings: settings(minimum: 1),
-            steps: [.call(0, fail), .call(4.999, .success), .start(5, "p"), .call(5, .success), .end(6, "p", .success)],
+            steps: [
+                .call(0, fail), .call(4.999, .success), .start(5, "p"), .call(5, .success), .end(6, "p", .success),
+            ],
             trace: ["go open", "no open", "go halfOpen", "no halfOpen", "closed"]),
         Row(
             name: "a failed probe opens again for a new break", settings: settings(minimum: 1),
@@ -141,7 +143,8 @@ import Testing
         }
         #expect(trace == row.trace)
         let counts = state.counts
-        #expect(counts.allowed + counts.rejected == row.steps.filter { if case .end = $0 { false } else { true } }.count)
+        #expect(
+            counts.allowed + counts.rejected == row.steps.filter { if case .end = $0 { false } else { true } }.count)
     }
 
     @Test func transitionsAndCountsAreReported() {

@@ -19,18 +19,30 @@ import Testing
     static let badSettings: [(String, @Sendable () throws -> RateLimitSettings)] = [
         ("RateLimitSettings.capacity is 0; it must be at least 1", { try RateLimitSettings(capacity: 0) }),
         ("RateLimitSettings.capacity is -1; it must be at least 1", { try RateLimitSettings(capacity: -1) }),
-        ("RateLimitSettings.tokensPerSecond is 0.0; it must be more than 0 and finite",
-         { try RateLimitSettings(tokensPerSecond: 0) }),
-        ("RateLimitSettings.tokensPerSecond is -2.0; it must be more than 0 and finite",
-         { try RateLimitSettings(tokensPerSecond: -2) }),
-        ("RateLimitSettings.tokensPerSecond is nan; it must be more than 0 and finite",
-         { try RateLimitSettings(tokensPerSecond: .nan) }),
-        ("RateLimitSettings.tokensPerSecond is inf; it must be more than 0 and finite",
-         { try RateLimitSettings(tokensPerSecond: .infinity) }),
-        ("RateLimitSettings.maximumWait is -1.0 seconds; it must be at least 0.0 seconds",
-         { try RateLimitSettings(maximumWait: .seconds(-1)) }),
-        ("RateLimitSettings.maximumPause is 0.0 seconds; it must be more than 0.0 seconds",
-         { try RateLimitSettings(maximumPause: .zero) }),
+        (
+            "RateLimitSettings.tokensPerSecond is 0.0; it must be more than 0 and finite",
+            { try RateLimitSettings(tokensPerSecond: 0) }
+        ),
+        (
+            "RateLimitSettings.tokensPerSecond is -2.0; it must be more than 0 and finite",
+            { try RateLimitSettings(tokensPerSecond: -2) }
+        ),
+        (
+            "RateLimitSettings.tokensPerSecond is nan; it must be more than 0 and finite",
+            { try RateLimitSettings(tokensPerSecond: .nan) }
+        ),
+        (
+            "RateLimitSettings.tokensPerSecond is inf; it must be more than 0 and finite",
+            { try RateLimitSettings(tokensPerSecond: .infinity) }
+        ),
+        (
+            "RateLimitSettings.maximumWait is -1.0 seconds; it must be at least 0.0 seconds",
+            { try RateLimitSettings(maximumWait: .seconds(-1)) }
+        ),
+        (
+            "RateLimitSettings.maximumPause is 0.0 seconds; it must be more than 0.0 seconds",
+            { try RateLimitSettings(maximumPause: .zero) }
+        ),
     ]
 
     @Test(arguments: badSettings.indices)
