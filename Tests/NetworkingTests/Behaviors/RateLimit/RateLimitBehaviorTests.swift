@@ -154,4 +154,14 @@ import Testing
         }
         #expect(store.bucket(for: Self.hostKey)?.isPaused(at: clock.now()) == false)
     }
+
+    @Test func aMaximumWaitOfZeroNeverWaits() async throws {
+        let clock = TestClock(mode: .manual)
+        let limiter = try Self.limiter(capacity: 1, rate: 1000, maximumWait: 0, clock: clock)
+        let sends = LockedBox(0)
+        _ = try await Self.call(limiter, sends: sends)
+        await #expect(throws: RateLimitedError.self) { try await Self.call(limiter, sends: sends) }
+        #expect(sends.current == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
 }
