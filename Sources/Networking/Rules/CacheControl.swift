@@ -43,7 +43,8 @@ package struct CacheControl: Sendable, Hashable {
             for directive in Self.split(value) {
                 let (name, argument) = Self.nameAndArgument(directive)
                 guard !name.isEmpty else {
-                    problems.append("a directive without a name: \"\(DisplayText.escapingControlCharacters(String(directive)))\"")
+                    problems.append(
+                        "a directive without a name: \"\(DisplayText.escapingControlCharacters(String(directive)))\"")
                     continue
                 }
                 guard seen.insert(name).inserted else { continue }

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Never traps: anything that is not one of the three forms, or names an impossible date or time, is `nil`.
 package enum HTTPDate {
-    private static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let monthNames = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
     private static let dayNames: Set<String> = [
         "mon", "tue", "wed", "thu", "fri", "sat", "sun",
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",

@@ -29,9 +29,10 @@ extension RealServerTests {
             NetworkClient(configuration: .init(baseURL: base, transport: transport, behavior: .httpCache(store: store)))
         }
 
-        static func get(_ client: NetworkClient, _ path: String, _ query: [String: String] = [:],
-            headers: HTTPFields = [:]) async throws -> NetworkResponse<Data>
-        {
+        static func get(
+            _ client: NetworkClient, _ path: String, _ query: [String: String] = [:],
+            headers: HTTPFields = [:]
+        ) async throws -> NetworkResponse<Data> {
             let items = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
             return try await client.response(for: NetworkRequest<Data>(path: path, query: items, headers: headers))
         }
@@ -116,7 +117,8 @@ extension RealServerTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let base = try await FaultServer.url()
             let query = ["key": key, "max_age": "60"]
-            try await Self.get(Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder)), "/cacheable", query)
+            try await Self.get(
+                Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder)), "/cacheable", query)
             let restarted = Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder))
             let second = try await Self.get(restarted, "/cacheable", query)
             #expect(try await FaultServer.hits(key).count == 1)

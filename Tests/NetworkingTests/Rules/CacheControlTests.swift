@@ -19,11 +19,15 @@ import Testing
         Row(values: ["MAX-AGE=60, No-Store"], noStore: true, noCache: false, maxAge: 60, problems: 0),
         Row(values: ["max-age=\"120\""], noStore: false, noCache: false, maxAge: 120, problems: 0),
         Row(values: ["max-age=10", "max-age=99"], noStore: false, noCache: false, maxAge: 10, problems: 0),
-        Row(values: ["no-cache=\"Set-Cookie, X-Foo\", max-age=5"], noStore: false, noCache: true, maxAge: 5, problems: 0),
+        Row(
+            values: ["no-cache=\"Set-Cookie, X-Foo\", max-age=5"], noStore: false, noCache: true, maxAge: 5, problems: 0
+        ),
         Row(values: ["max-age=soon"], noStore: false, noCache: false, maxAge: 0, problems: 1),
         Row(values: ["max-age=-1"], noStore: false, noCache: false, maxAge: 0, problems: 1),
         Row(values: ["max-age"], noStore: false, noCache: false, maxAge: 0, problems: 1),
-        Row(values: ["max-age=99999999999999999999"], noStore: false, noCache: false, maxAge: 2_147_483_648, problems: 0),
+        Row(
+            values: ["max-age=99999999999999999999"], noStore: false, noCache: false, maxAge: 2_147_483_648, problems: 0
+        ),
         Row(values: ["max-age=0000000000000042"], noStore: false, noCache: false, maxAge: 42, problems: 0),
         Row(values: [" , ,, private ,"], noStore: false, noCache: false, maxAge: nil, problems: 0),
         Row(values: ["=5, no-store"], noStore: true, noCache: false, maxAge: nil, problems: 1),

@@ -27,16 +27,25 @@ import Testing
             fields: ["Cache-Control": "max-age=60", "Expires": "Tue, 14 Nov 2023 23:13:20 GMT", "Date": arrivedText],
             status: 200, lifetime: 60),
         LifetimeRow(fields: ["Cache-Control": "s-maxage=60"], status: 200, lifetime: 0),
-        LifetimeRow(fields: ["Expires": "Tue, 14 Nov 2023 23:13:20 GMT", "Date": arrivedText], status: 200, lifetime: 3_600),
+        LifetimeRow(
+            fields: ["Expires": "Tue, 14 Nov 2023 23:13:20 GMT", "Date": arrivedText], status: 200, lifetime: 3_600),
         LifetimeRow(fields: ["Expires": "Tue, 14 Nov 2023 23:13:20 GMT"], status: 200, lifetime: 3_600),
-        LifetimeRow(fields: ["Expires": "0", "Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], status: 200, lifetime: 0),
-        LifetimeRow(fields: ["Expires": "Mon, 13 Nov 2023 22:13:20 GMT", "Date": arrivedText], status: 200, lifetime: 0),
-        LifetimeRow(fields: ["Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT", "Date": arrivedText], status: 200, lifetime: 3_600),
-        LifetimeRow(fields: ["Last-Modified": "Thu, 01 Jan 1970 00:00:00 GMT", "Date": arrivedText], status: 200, lifetime: 86_400),
+        LifetimeRow(
+            fields: ["Expires": "0", "Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], status: 200, lifetime: 0),
+        LifetimeRow(
+            fields: ["Expires": "Mon, 13 Nov 2023 22:13:20 GMT", "Date": arrivedText], status: 200, lifetime: 0),
+        LifetimeRow(
+            fields: ["Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT", "Date": arrivedText], status: 200,
+            lifetime: 3_600),
+        LifetimeRow(
+            fields: ["Last-Modified": "Thu, 01 Jan 1970 00:00:00 GMT", "Date": arrivedText], status: 200,
+            lifetime: 86_400),
         LifetimeRow(fields: ["Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], status: 201, lifetime: 0),
         LifetimeRow(fields: ["Last-Modified": "not a date"], status: 200, lifetime: 0),
         LifetimeRow(fields: [:], status: 200, lifetime: 0),
-        LifetimeRow(fields: ["Cache-Control": "max-age=abc", "Expires": "Tue, 14 Nov 2023 23:13:20 GMT"], status: 200, lifetime: 0),
+        LifetimeRow(
+            fields: ["Cache-Control": "max-age=abc", "Expires": "Tue, 14 Nov 2023 23:13:20 GMT"], status: 200,
+            lifetime: 0),
     ]
 
     @Test(arguments: lifetimeRows) func lifetimeFollowsMaxAgeThenExpiresThenTheHeuristic(row: LifetimeRow) {
@@ -56,7 +65,8 @@ import Testing
         AgeRow(fields: [:], sentBefore: 0, residentFor: 30, age: 30),
         AgeRow(fields: ["Age": "100"], sentBefore: 2, residentFor: 10, age: 112),
         AgeRow(fields: ["Date": "Tue, 14 Nov 2023 22:12:20 GMT"], sentBefore: 0, residentFor: 5, age: 65),
-        AgeRow(fields: ["Date": "Tue, 14 Nov 2023 22:12:20 GMT", "Age": "100"], sentBefore: 0, residentFor: 0, age: 100),
+        AgeRow(
+            fields: ["Date": "Tue, 14 Nov 2023 22:12:20 GMT", "Age": "100"], sentBefore: 0, residentFor: 0, age: 100),
         AgeRow(fields: ["Date": "Wed, 15 Nov 2023 22:13:20 GMT"], sentBefore: 0, residentFor: 0, age: 0),
         AgeRow(fields: ["Age": "-5"], sentBefore: 0, residentFor: 0, age: 0),
         AgeRow(fields: ["Age": "lots"], sentBefore: 0, residentFor: 7, age: 7),

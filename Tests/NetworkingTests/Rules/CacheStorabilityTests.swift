@@ -16,20 +16,33 @@ import Testing
 
     static let rows: [Row] = [
         Row(method: .get, request: [:], status: 200, response: [:], storable: true),
-        Row(method: .get, request: [:], status: 200, response: ["Cache-Control": "private, max-age=60"], storable: true),
+        Row(
+            method: .get, request: [:], status: 200, response: ["Cache-Control": "private, max-age=60"], storable: true),
         Row(method: .get, request: [:], status: 404, response: [:], storable: true),
         Row(method: .get, request: [:], status: 206, response: ["Cache-Control": "max-age=60"], storable: false),
         Row(method: .get, request: [:], status: 201, response: ["Cache-Control": "max-age=60"], storable: false),
         Row(method: .post, request: [:], status: 200, response: ["Cache-Control": "max-age=60"], storable: false),
         Row(method: .head, request: [:], status: 200, response: ["Cache-Control": "max-age=60"], storable: false),
-        Row(method: .get, request: [:], status: 200, response: ["Cache-Control": "no-store, max-age=60"], storable: false),
+        Row(
+            method: .get, request: [:], status: 200, response: ["Cache-Control": "no-store, max-age=60"],
+            storable: false),
         Row(method: .get, request: ["Cache-Control": "no-store"], status: 200, response: [:], storable: false),
         Row(method: .get, request: [:], status: 200, response: ["Vary": "Accept, *"], storable: false),
-        Row(method: .get, request: ["Authorization": "Bearer t"], status: 200, response: ["Cache-Control": "max-age=60"], storable: false),
-        Row(method: .get, request: ["Authorization": "Bearer t"], status: 200, response: ["Cache-Control": "private, max-age=60"], storable: false),
-        Row(method: .get, request: ["Authorization": "Bearer t"], status: 200, response: ["Cache-Control": "public, max-age=60"], storable: true),
-        Row(method: .get, request: ["Authorization": "Bearer t"], status: 200, response: ["Cache-Control": "must-revalidate"], storable: true),
-        Row(method: .get, request: ["Authorization": "Bearer t"], status: 200, response: ["Cache-Control": "s-maxage=5"], storable: true),
+        Row(
+            method: .get, request: ["Authorization": "Bearer t"], status: 200,
+            response: ["Cache-Control": "max-age=60"], storable: false),
+        Row(
+            method: .get, request: ["Authorization": "Bearer t"], status: 200,
+            response: ["Cache-Control": "private, max-age=60"], storable: false),
+        Row(
+            method: .get, request: ["Authorization": "Bearer t"], status: 200,
+            response: ["Cache-Control": "public, max-age=60"], storable: true),
+        Row(
+            method: .get, request: ["Authorization": "Bearer t"], status: 200,
+            response: ["Cache-Control": "must-revalidate"], storable: true),
+        Row(
+            method: .get, request: ["Authorization": "Bearer t"], status: 200,
+            response: ["Cache-Control": "s-maxage=5"], storable: true),
     ]
 
     @Test(arguments: rows) func storabilityFollowsRFC9111Section3(row: Row) {
@@ -41,7 +54,10 @@ import Testing
     }
 
     @Test func varyNamesAreLowerCasedDeduplicatedAndStarIsNil() {
-        #expect(CacheStorability.varyNames(of: ["Vary": "Accept, accept-LANGUAGE ,Accept"]) == ["accept", "accept-language"])
+        #expect(
+            CacheStorability.varyNames(of: ["Vary": "Accept, accept-LANGUAGE ,Accept"]) == [
+                "accept", "accept-language",
+            ])
         #expect(CacheStorability.varyNames(of: [:]) == [])
         #expect(CacheStorability.varyNames(of: ["Vary": "*"]) == nil)
     }
@@ -55,9 +71,12 @@ import Testing
     }
 
     static let varyRows: [VaryRow] = [
-        VaryRow(vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: ["Accept-Language": "fr"], matches: true),
-        VaryRow(vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: ["accept-language": "fr"], matches: true),
-        VaryRow(vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: ["Accept-Language": "en"], matches: false),
+        VaryRow(
+            vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: ["Accept-Language": "fr"], matches: true),
+        VaryRow(
+            vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: ["accept-language": "fr"], matches: true),
+        VaryRow(
+            vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: ["Accept-Language": "en"], matches: false),
         VaryRow(vary: "Accept-Language", stored: ["Accept-Language": "fr"], new: [:], matches: false),
         VaryRow(vary: "Accept-Language", stored: [:], new: [:], matches: true),
         VaryRow(vary: "Accept", stored: ["Accept": "a,b"], new: ["Accept": "a, b"], matches: true),

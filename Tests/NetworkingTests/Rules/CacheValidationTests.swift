@@ -6,25 +6,34 @@ import Testing
 /// Conditional requests, 304 selection and the 304 header merge (RFC 9111 §3.2, §4.3), as tables.
 @Suite struct CacheValidationTests {
     static func entry(_ fields: HTTPFields) -> HTTPCacheEntry {
-        HTTPCacheEntry(status: 200, headerFields: fields, body: Data("x".utf8), requestDate: Date(), responseDate: Date())
+        HTTPCacheEntry(
+            status: 200, headerFields: fields, body: Data("x".utf8), requestDate: Date(), responseDate: Date())
     }
 
     static let request = HTTPRequest(url: URL(string: "https://api.test/items")!)
 
-    @Test(arguments: [
-        (["ETag": "\"v1\""], "\"v1\"", nil),
-        (["Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], nil, "Tue, 14 Nov 2023 12:13:20 GMT"),
-        (["ETag": "W/\"v2\"", "Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], "W/\"v2\"", "Tue, 14 Nov 2023 12:13:20 GMT"),
-    ] as [([String: String], String?, String?)])
-    func conditionalRequestCarriesTheStoredValidators(stored: [String: String], ifNoneMatch: String?, ifModifiedSince: String?) throws {
-        let conditional = try #require(CacheValidation.conditionalRequest(Self.request, for: Self.entry(HTTPFields(stored))))
+    @Test(
+        arguments: [
+            (["ETag": "\"v1\""], "\"v1\"", nil),
+            (["Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], nil, "Tue, 14 Nov 2023 12:13:20 GMT"),
+            (
+                ["ETag": "W/\"v2\"", "Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"], "W/\"v2\"",
+                "Tue, 14 Nov 2023 12:13:20 GMT"
+            ),
+        ] as [([String: String], String?, String?)])
+    func conditionalRequestCarriesTheStoredValidators(
+        stored: [String: String], ifNoneMatch: String?, ifModifiedSince: String?
+    ) throws {
+        let conditional = try #require(
+            CacheValidation.conditionalRequest(Self.request, for: Self.entry(HTTPFields(stored))))
         #expect(conditional.headerFields["If-None-Match"] == ifNoneMatch)
         #expect(conditional.headerFields["If-Modified-Since"] == ifModifiedSince)
         #expect(conditional.url == Self.request.url)
     }
 
     @Test func noValidatorMeansNoConditionalRequest() {
-        #expect(CacheValidation.conditionalRequest(Self.request, for: Self.entry(["Cache-Control": "max-age=1"])) == nil)
+        #expect(
+            CacheValidation.conditionalRequest(Self.request, for: Self.entry(["Cache-Control": "max-age=1"])) == nil)
         #expect(CacheValidation.conditionalRequest(Self.request, for: Self.entry(["ETag": " "])) == nil)
     }
 
@@ -36,10 +45,11 @@ import Testing
         #expect(CacheValidation.isCallerConditional(request))
     }
 
-    @Test(arguments: [
-        ("\"v1\"", "\"v1\"", true), ("\"v1\"", "W/\"v1\"", true), ("W/\"v1\"", "\"v1\"", true),
-        ("\"v1\"", "\"v2\"", false), (nil, "\"v1\"", false), ("\"v1\"", nil, true),
-    ] as [(String?, String?, Bool)])
+    @Test(
+        arguments: [
+            ("\"v1\"", "\"v1\"", true), ("\"v1\"", "W/\"v1\"", true), ("W/\"v1\"", "\"v1\"", true),
+            ("\"v1\"", "\"v2\"", false), (nil, "\"v1\"", false), ("\"v1\"", nil, true),
+        ] as [(String?, String?, Bool)])
     func a304AppliesWhenItsETagMatchesWeakly(stored: String?, received: String?, applies: Bool) {
         let storedFields: HTTPFields = stored.map { ["ETag": $0] } ?? [:]
         let receivedFields: HTTPFields = received.map { ["ETag": $0] } ?? [:]

@@ -25,7 +25,8 @@ enum DiskCacheFormat {
         let head = Head(
             key: key, status: entry.status, fields: entry.headerFields.map { [$0.name.rawName, $0.value] },
             url: entry.url?.absoluteString, vary: entry.varyingRequestFields,
-            requestDate: entry.requestDate.timeIntervalSince1970, responseDate: entry.responseDate.timeIntervalSince1970)
+            requestDate: entry.requestDate.timeIntervalSince1970, responseDate: entry.responseDate.timeIntervalSince1970
+        )
         guard let json = try? JSONEncoder().encode(head), json.count <= maximumHeadLength else { return nil }
         var data = magic
         data.append(version)

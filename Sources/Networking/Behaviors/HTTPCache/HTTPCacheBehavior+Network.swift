@@ -23,11 +23,13 @@ extension HTTPCacheBehavior {
             (response, body) = try await next(conditional)
         } catch let error as NetworkError where error.response?.status.code == 304 {
             guard let head = error.response else { throw error }
-            return try await notModified(head, request: request, entry: entry, requestDate: requestDate, call: call,
+            return try await notModified(
+                head, request: request, entry: entry, requestDate: requestDate, call: call,
                 next: next)
         }
         if response.status.code == 304 {
-            return try await notModified(response, request: request, entry: entry, requestDate: requestDate,
+            return try await notModified(
+                response, request: request, entry: entry, requestDate: requestDate,
                 call: call, next: next)
         }
         await keep(response, body: body, for: request, requestDate: requestDate, call: call)
@@ -68,7 +70,8 @@ extension HTTPCacheBehavior {
     ) async {
         let fields = response.headerFields
         report(CacheControl(fields: fields).problems, call)
-        if let reason = CacheStorability.reasonNotToStore(request: request, status: response.status.code, response: fields)
+        if let reason = CacheStorability.reasonNotToStore(
+            request: request, status: response.status.code, response: fields)
         {
             await store.removeEntry(forKey: call.key)
             emit(.notStored, call, reason)
@@ -124,7 +127,9 @@ extension HTTPCacheBehavior {
             guard let value = fields[values: HTTPField.Name(name)].first else { continue }
             let text = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             if HTTPDate.parse(text, now: now) == nil {
-                emit(.ignoredHeader, call, "\(name): \"\(DisplayText.escapingControlCharacters(value))\" is not an HTTP-date")
+                emit(
+                    .ignoredHeader, call,
+                    "\(name): \"\(DisplayText.escapingControlCharacters(value))\" is not an HTTP-date")
             }
         }
         if let age = fields[values: "Age"].first?.trimmingCharacters(in: CharacterSet(charactersIn: " \t")),

@@ -32,7 +32,8 @@ public struct HTTPCacheEntry: Sendable, Hashable {
     ///   - requestDate: When the request was sent.
     ///   - responseDate: When the response arrived.
     public init(
-        status: Int, headerFields: HTTPFields, body: Data, url: URL? = nil, varyingRequestFields: [String: String] = [:],
+        status: Int, headerFields: HTTPFields, body: Data, url: URL? = nil,
+        varyingRequestFields: [String: String] = [:],
         requestDate: Date, responseDate: Date
     ) {
         self.status = status

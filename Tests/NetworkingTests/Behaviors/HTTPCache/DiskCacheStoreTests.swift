@@ -13,7 +13,8 @@ import Testing
         status: 200, headerFields: ["Content-Type": "application/json", "ETag": "\"v1\"", "Vary": "Accept"],
         body: Data("{\"a\":1}".utf8), url: URL(string: "https://api.test/items"),
         varyingRequestFields: ["accept": "application/json"],
-        requestDate: Date(timeIntervalSince1970: 1_700_000_000), responseDate: Date(timeIntervalSince1970: 1_700_000_001))
+        requestDate: Date(timeIntervalSince1970: 1_700_000_000),
+        responseDate: Date(timeIntervalSince1970: 1_700_000_001))
 
     @Test func anEntrySurvivesANewStoreOnTheSameFolder() {
         let folder = Self.folder()

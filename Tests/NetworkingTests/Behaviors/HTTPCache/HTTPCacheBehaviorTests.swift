@@ -111,8 +111,10 @@ import Testing
 
     @Test func varyKeepsVariantsApart() async throws {
         let harness = HTTPCacheHarness { request in
-            (200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"],
-             request.headerFields["Accept-Language"] ?? "none")
+            (
+                200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"],
+                request.headerFields["Accept-Language"] ?? "none"
+            )
         }
         try await harness.get(headers: ["Accept-Language": "fr"])
         let (_, french) = try await harness.get(headers: ["Accept-Language": "fr"])
