@@ -29,6 +29,7 @@ extension RealServerTests {
             NetworkClient(configuration: .init(baseURL: base, transport: transport, behavior: .httpCache(store: store)))
         }
 
+        @discardableResult
         static func get(
             _ client: NetworkClient, _ path: String, _ query: [String: String] = [:],
             headers: HTTPFields = [:]
