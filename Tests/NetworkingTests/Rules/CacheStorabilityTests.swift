@@ -92,4 +92,18 @@ import Testing
             requestDate: Date(), responseDate: Date())
         #expect(CacheStorability.matches(entry, request: HTTPFields(row.new)) == row.matches)
     }
+
+    @Test(.timeLimit(.minutes(1))) func hostileVaryValuesNeverCrash() {
+        let seeds = ["Accept, Accept-Language", "*", "accept-encoding ,  ,x"]
+        var starred = 0
+        for value in CacheFuzz.values(count: 100_000, seeds: seeds, seed: 41) {
+            guard let names = CacheStorability.varyNames(of: ["Vary": value]) else {
+                starred += 1
+                continue
+            }
+            #expect(names.allSatisfy { !$0.isEmpty && !$0.contains(",") && $0.first != " " && $0.last != " " })
+            _ = CacheStorability.varyingFields(of: ["Accept": value], names: names)
+        }
+        #expect(starred > 0)
+    }
 }

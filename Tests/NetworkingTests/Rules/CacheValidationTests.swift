@@ -72,4 +72,17 @@ import Testing
         #expect(merged["Date"] == "now")
         #expect(merged[values: "X-Multi"] == ["a", "b"])
     }
+
+    @Test(.timeLimit(.minutes(1))) func hostileEntityTagsNeverCrash() {
+        let seeds = ["\"v1\"", "W/\"v1\", \"v2\"", "*"]
+        let stored = Self.entry(["ETag": "\"v1\""])
+        var matched = 0
+        for value in CacheFuzz.values(count: 100_000, seeds: seeds, seed: 13) {
+            var fields = HTTPFields()
+            fields.append(HTTPField(name: "ETag", value: value))
+            if CacheValidation.notModified(fields, appliesTo: stored) { matched += 1 }
+            if FixtureTransport.matches(value, tag: "\"v1\"") { matched += 1 }
+        }
+        #expect(matched > 0)
+    }
 }
