@@ -16,8 +16,8 @@ import Foundation
 /// `Age`, `Last-Modified`, `ETag` and `Vary`. In requests: `Cache-Control` `no-store` (the response is not stored),
 /// `no-cache` (a stored response is revalidated first) and `max-age` (a stored response older than that is
 /// revalidated). Freshness and age follow RFC 9111 §4.2; without explicit freshness a response with
-/// `Last-Modified` is fresh for 10% of its age when served, at most a day; otherwise it is stored only to be
-/// revalidated.
+/// `Last-Modified` is fresh for 10% of the time between its `Last-Modified` and its `Date`, at most a day;
+/// otherwise it is stored only to be revalidated.
 ///
 /// **Not honoured:** `s-maxage` and `proxy-revalidate` as lifetimes (shared caches only); request `max-stale`,
 /// `min-fresh` and `only-if-cached`; `Pragma`; `stale-while-revalidate` and `stale-if-error` (a failed revalidation
@@ -31,8 +31,9 @@ import Foundation
 /// are ignored (reported as ``HTTPCacheEvent/Kind/ignoredHeader``), never a crash.
 ///
 /// **Telling a cached response apart:** a response served from the store carries a `Cache-Status` field
-/// (RFC 9211): `Networking; hit`, or `Networking; fwd=stale; fwd-status=304` after a revalidation, and an `Age`
-/// field; ``outcome(of:)`` reads it. The observer receives an ``HTTPCacheEvent`` for every decision.
+/// (RFC 9211): `Networking; hit`, or `Networking; fwd=stale; fwd-status=304` after a revalidation, and a hit
+/// carries its current `Age`; ``outcome(of:)`` reads the `Cache-Status`. The observer receives an
+/// ``HTTPCacheEvent`` for every decision.
 ///
 /// **Where in the chain:** inside authorization, so it sees the `Authorization` header it must respect, and
 /// inside retry, so a failed revalidation is retried like any request. Time comes from the injected clock, or the

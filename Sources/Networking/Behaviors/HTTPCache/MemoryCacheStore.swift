@@ -8,8 +8,8 @@ import Foundation
 /// let cache = HTTPCacheBehavior(store: store)
 /// ```
 ///
-/// An entry larger than the whole limit is not stored. Reads count as use. Every operation is O(1) amortized,
-/// under one lock; copies of a store share its entries.
+/// An entry larger than the whole limit is not stored. Reads count as use. Each operation holds one lock and costs
+/// amortized O(log n) at most (the use order is compacted now and then); copies of a store share its entries.
 public struct MemoryCacheStore: HTTPCacheStore {
     /// The default limit, 10 MiB: room for a few thousand typical JSON responses without pressuring a phone's memory.
     public static let defaultMaximumBytes = 10 << 20
