@@ -89,11 +89,13 @@ extension RealServerTests {
 
         @Test func faultServerCountsARevalidationAsOneHitAnswered304() async throws {
             let key = FaultServer.newKey("cache-revalidate")
-            let client = Self.client(try await FaultServer.url(), URLSessionTransport())
+            let transport = CountingTransport()
+            let client = Self.client(try await FaultServer.url(), transport)
             let first = try await Self.get(client, "/cacheable", ["key": key, "etag": "e2"])
             let second = try await Self.get(client, "/cacheable", ["key": key, "etag": "e2"])
             let hits = try await FaultServer.hits(key)
             #expect(hits.count == 2)
+            #expect(transport.statuses.current == [200, 304])
             #expect(hits.requests.last?.headers["if-none-match"] == "\"e2\"")
             #expect(second.body == first.body)
             #expect(HTTPCacheBehavior.outcome(of: second.response) == .revalidated)
