@@ -38,6 +38,11 @@ Normal
 Stateful
     /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
     /auth?key=K&token=T            200 with "Authorization: Bearer T", else 401
+    /cacheable?key=K[&max_age=N][&etag=E][&vary=H][&cache_control=C]
+                                   200 {"hit": n, "vary": <request's H>} with
+                                   Cache-Control: max-age=N (or C verbatim), ETag "E",
+                                   Vary: H; 304 (same headers) when If-None-Match
+                                   lists "E"
 Redirects
     /redirect-loop                 302 to itself, forever
     /redirect/N                    302 to /redirect/N-1; /redirect/0 answers 200
@@ -268,6 +273,25 @@ def auth(h):
     if h.headers.get("Authorization") == expected:
         return h.reply_json(200, {"authorized": True})
     h.reply_json(401, {"authorized": False}, {"WWW-Authenticate": "Bearer"})
+
+
+@route(r"/cacheable")
+def cacheable(h):
+    extra = {}
+    if "cache_control" in h.query:
+        extra["Cache-Control"] = h.query["cache_control"]
+    elif "max_age" in h.query:
+        extra["Cache-Control"] = "max-age=%d" % int(h.query["max_age"])
+    etag = '"%s"' % h.query["etag"] if "etag" in h.query else None
+    if etag:
+        extra["ETag"] = etag
+    vary = h.query.get("vary")
+    if vary:
+        extra["Vary"] = vary
+    listed = [t.strip() for t in (h.headers.get("If-None-Match") or "").split(",")]
+    if etag and (etag in listed or "W/" + etag in listed or "*" in listed):
+        return h.reply(304, b"", None, extra)
+    h.reply_json(200, {"hit": h.attempt, "vary": h.headers.get(vary) if vary else None}, extra)
 
 
 # ------------------------------------------------------------------ redirects

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// The path is taken after `basePath` (so with `basePath: "/v1"`, `GET /v1/countries` reads `countries.GET.json`),
 /// percent-decoded, without its query. The answer is `200` with `Content-Type: application/json` and an
-/// `X-Fixture-File` header naming the file. A missing file throws ``FixtureError`` naming the file looked for; a
+/// `X-Fixture-File` header naming the file, and an `ETag` (see "Revalidation"). A missing file throws ``FixtureError`` naming the file looked for; a
 /// file that is not valid JSON throws one naming the file and the line and column of the problem.
 ///
 /// ### Manifest
@@ -39,6 +39,13 @@ import Foundation
 /// clock), `file` (instead of the named file) or `body` (inline JSON). A response with a status other than 200 and
 /// no `file` or `body` has an empty body when its named file does not exist. Unknown fields are refused, so a typo
 /// is an error naming the manifest entry, not a silent default; top-level keys starting with `_` are comments.
+///
+/// ### Revalidation
+/// A `200` to `GET` or `HEAD` carries a strong `ETag` made from the body's bytes (the first 16 bytes of their
+/// SHA-256, in hex, quoted), unless the manifest sets one. A request whose `If-None-Match` lists that tag (or `*`)
+/// is answered `304 Not Modified` with the same headers and no body, so an HTTP cache revalidates against
+/// fixtures as against a server. No `Cache-Control` is added: set one in the manifest (`"headers":
+/// { "Cache-Control": "max-age=60" }`); without it a cache stores the answer and revalidates it on every use.
 ///
 /// ### Going live
 /// Keep the choice in one place: the same client code runs on fixtures or on the network, and `nil` picks the
@@ -110,7 +117,7 @@ public final class FixtureTransport: HTTPTransport {
             headers[.contentType] = "application/json"
         }
         headers["X-Fixture-File"] = file
-        return (HTTPResponse(status: .init(code: spec.status), headerFields: headers, url: request.url), body)
+        return Self.answer(request, status: spec.status, headers: headers, body: body)
     }
 
     /// Reads the manifest and every file it names, throwing the first problem: call it at start-up or in a test

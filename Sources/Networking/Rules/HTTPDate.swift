@@ -1,0 +1,112 @@
+import Foundation
+
+/// The three HTTP-date forms of RFC 9110 §5.6.7, parsed without locale-dependent formatters: shared by
+/// `Retry-After` and the HTTP cache (`Date`, `Expires`, `Last-Modified`).
+///
+/// Never traps: anything that is not one of the three forms, or names an impossible date or time, is `nil`.
+package enum HTTPDate {
+    private static let monthNames = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    private static let dayNames: Set<String> = [
+        "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    ]
+
+    /// Parses IMF-fixdate, RFC 850 or asctime; `nil` for anything else, or an impossible date or time.
+    package static func parse(_ text: String, now: Date) -> Date? {
+        let tokens = text.split(separator: " ").map(String.init)
+        guard let first = tokens.first else { return nil }
+        if first.hasSuffix(",") {
+            guard dayNames.contains(String(first.dropLast()).lowercased()) else { return nil }
+            if tokens.count == 6 {
+                // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+                guard tokens[5] == "GMT", tokens[3].count == 4 else { return nil }
+                return make(
+                    year: number(tokens[3], digits: 4...4), month: month(tokens[2]),
+                    day: number(tokens[1], digits: 1...2),
+                    time: tokens[4])
+            }
+            if tokens.count == 4 {
+                // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+                let parts = tokens[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+                guard tokens[3] == "GMT", parts.count == 3, let twoDigits = number(parts[2], digits: 2...2) else {
+                    return nil
+                }
+                return make(
+                    year: fullYear(twoDigits, now: now), month: month(parts[1]), day: number(parts[0], digits: 1...2),
+                    time: tokens[2])
+            }
+            return nil
+        }
+        // asctime: Sun Nov  6 08:49:37 1994 (the double space before a one-digit day collapses when splitting)
+        guard tokens.count == 5, dayNames.contains(first.lowercased()) else { return nil }
+        return make(
+            year: number(tokens[4], digits: 4...4), month: month(tokens[1]), day: number(tokens[2], digits: 1...2),
+            time: tokens[3])
+    }
+
+    /// A date from checked parts, or `nil` when a part is missing or out of range.
+    private static func make(year: Int?, month: Int?, day: Int?, time: String) -> Date? {
+        let clock = time.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard let year, let month, let day, year >= 1, clock.count == 3,
+            let hour = number(clock[0], digits: 2...2), let minute = number(clock[1], digits: 2...2),
+            let second = number(clock[2], digits: 2...2),
+            hour < 24, minute < 60, second <= 60, day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// An unsigned decimal of an allowed number of ASCII digits.
+    private static func number(_ text: String, digits: ClosedRange<Int>) -> Int? {
+        guard digits.contains(text.utf8.count),
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int(text)
+    }
+
+    /// The month number, 1 to 12, from its three-letter name.
+    private static func month(_ text: String) -> Int? {
+        monthNames.firstIndex(of: text.lowercased()).map { $0 + 1 }
+    }
+
+    /// A two-digit year placed, as RFC 9110 requires, no more than 50 years after `now`'s year.
+    private static func fullYear(_ twoDigits: Int, now: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let current = calendar.component(.year, from: now)
+        var year = current - current % 100 + twoDigits
+        if year > current + 50 {
+            year -= 100
+        } else if year <= current - 50 {
+            year += 100
+        }
+        return year
+    }
+
+    private static func isLeap(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the given proleptic Gregorian date, counting whole years, then months.
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        // Days before `year` since year 1, minus the days from year 1 to 1970.
+        let previous = year - 1
+        let daysBeforeYear = previous * 365 + previous / 4 - previous / 100 + previous / 400 - 719_162
+        var days = daysBeforeYear
+        for earlier in 1..<month {
+            days += daysIn(month: earlier, year: year)
+        }
+        return days + day - 1
+    }
+}
