@@ -123,5 +123,6 @@ import Testing
         for ms in [900, 800, 100, 200, 300] { window.record(.milliseconds(ms)) }
         #expect(window.samples.sorted() == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
         #expect(LatencyWindow(capacity: 0).capacity == 1)
+        #expect(LatencyWindow().capacity == 100)
     }
 }
