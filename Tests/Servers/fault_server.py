@@ -43,6 +43,10 @@ Stateful
                                    Cache-Control: max-age=N (or C verbatim), ETag "E",
                                    Vary: H; 304 (same headers) when If-None-Match
                                    lists "E"
+    /concurrent-ms/N?key=K         sleep N ms while counting K's requests in
+                                   progress: {"in_flight": at start, "max_in_flight"}
+    /slow-first?key=K&ms=N         the first hit of K sleeps N ms, later hits
+                                   answer at once: {"attempt": n, "slow": bool}
 Redirects
     /redirect-loop                 302 to itself, forever
     /redirect/N                    302 to /redirect/N-1; /redirect/0 answers 200
@@ -256,6 +260,36 @@ def delay(h, ms):
 
 
 # ------------------------------------------------------------------- stateful
+IN_PROGRESS_LOCK = threading.Lock()
+IN_PROGRESS = {}  # key -> [now, highest]
+
+
+@route(r"/concurrent-ms/(\d+)")
+def concurrent(h, ms):
+    key = h.query.get("key", "")
+    with IN_PROGRESS_LOCK:
+        counts = IN_PROGRESS.setdefault(key, [0, 0])
+        counts[0] += 1
+        counts[1] = max(counts[1], counts[0])
+        at_start = counts[0]
+    try:
+        time.sleep(capped_ms(ms, 0) / 1000)
+    finally:
+        with IN_PROGRESS_LOCK:
+            counts[0] -= 1
+            highest = counts[1]
+    h.reply_json(200, {"in_flight": at_start, "max_in_flight": highest})
+
+
+@route(r"/slow-first")
+def slow_first(h):
+    if h.attempt is None:
+        return h.reply_json(400, {"error": "slow-first needs ?key="})
+    slow = h.attempt == 1
+    if slow:
+        time.sleep(capped_ms(h.query.get("ms"), 3000) / 1000)
+    h.reply_json(200, {"attempt": h.attempt, "slow": slow})
+
 @route(r"/flaky/(\d+)/(\d+)")
 def flaky(h, failures, code):
     if h.attempt is None:
