@@ -34,6 +34,9 @@ Normal
     /non-utf8                      text/plain; charset=utf-8 with invalid bytes
     /html                          a small HTML page
     /delay-ms/N                    sleep N ms, then {"delayed_ms": N}
+    /hold?ms=N&key=K               wait up to N ms (2000), then {"held_ms": N}; if the
+                                   client closes the connection first, record a hit
+                                   under K/closed and stop
     /headers-delay-ms/N            same as /delay-ms/N
 Stateful
     /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
@@ -88,6 +91,7 @@ import gzip
 import json
 import os
 import re
+import select
 import signal
 import socket
 import socketserver
@@ -248,6 +252,28 @@ def delay(h, ms):
     ms = capped_ms(ms, 0)
     time.sleep(ms / 1000)
     h.reply_json(200, {"delayed_ms": ms})
+
+
+@route(r"/hold")
+def hold(h):
+    ms = capped_ms(h.query.get("ms"), 2_000)
+    deadline = time.monotonic() + ms / 1000
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select([h.connection], [], [], 0.01)
+        if readable:
+            try:
+                closed = h.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                closed = True
+            if closed:
+                if "key" in h.query:
+                    HITS.record(h.query["key"] + "/closed", {
+                        "method": h.command, "path": h.route_path, "headers": {},
+                        "raw_headers": [], "body": ""})
+                h.close_connection = True
+                return
+            time.sleep(0.01)  # a pipelined byte, not a close: keep holding
+    h.reply_json(200, {"held_ms": ms})
 
 
 # ------------------------------------------------------------------- stateful
