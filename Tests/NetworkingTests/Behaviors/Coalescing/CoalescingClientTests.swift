@@ -62,4 +62,27 @@ import Testing
         #expect(try await a == "Bearer alice")
         #expect(try await b == "Bearer bob")
     }
+
+    @Test func aHeaderAddedByAPerRequestBehaviorIsNotInTheKey() async throws {
+        // Per-request behaviors run inside the client-wide coalescing, which therefore never sees their headers.
+        let gate = Gate()
+        let transport = MockTransport { request in
+            await gate.wait()
+            return (HTTPResponse(status: .ok, url: request.url), Data((request.headerFields["X-Tenant"] ?? "").utf8))
+        }
+        let coalescing = CoalescingBehavior()
+        let client = makeClient(transport: transport, behavior: coalescing)
+        async let a = client.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "a"]))
+        async let b = client.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "b"]))
+        await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 2 }
+        gate.open()
+        let answers = try await [a, b]
+        #expect(answers[0] == answers[1])
+        #expect(transport.requests.count == 1)
+        // On the request itself, the header is in the key.
+        async let c = client.send(NetworkRequest<String>(path: "/me", headers: ["X-Tenant": "c"]))
+        async let d = client.send(NetworkRequest<String>(path: "/me", headers: ["X-Tenant": "d"]))
+        #expect(try await [c, d] == ["c", "d"])
+        #expect(transport.requests.count == 3)
+    }
 }
