@@ -52,9 +52,11 @@ public struct CoalescingBehavior: RequestBehavior {
     /// - Returns: The shared response and body.
     /// - Throws: The shared call's error; `CancellationError` when this caller is cancelled; ``NetworkError`` of kind
     ///   `timedOut` when this caller's time limit passes first.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws -> (
-        HTTPResponse, HTTPResponse.Body
-    ) {
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws
+        -> (
+            HTTPResponse, HTTPResponse.Body
+        )
+    {
         guard let key = CoalescingKey(request, ignoring: settings.ignoredHeaderNames) else {
             return try await next(request)
         }

@@ -77,7 +77,9 @@ public final class InFlightCall: Sendable {
     private func leave(_ id: UUID) {
         let (continuation, abandoned) = state.withLock { state in
             guard state.members.remove(id) != nil else {
-                return (CheckedContinuation<(HTTPResponse, HTTPResponse.Body), any Error>?.none, Task<Void, Never>?.none)
+                return (
+                    CheckedContinuation<(HTTPResponse, HTTPResponse.Body), any Error>?.none, Task<Void, Never>?.none
+                )
             }
             let continuation = state.continuations.removeValue(forKey: id)
             if continuation == nil { state.leftBeforeWaiting.insert(id) }

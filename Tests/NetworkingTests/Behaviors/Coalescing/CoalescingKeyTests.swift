@@ -34,7 +34,9 @@ import Testing
         Pair(
             label: "query is exact", lhs: request(.get, "https://api.example.test/items?page=3"), rhs: request(),
             same: false),
-        Pair(label: "port counts", lhs: request(.get, "https://api.example.test:8443/items?page=2"), rhs: request(), same: false),
+        Pair(
+            label: "port counts", lhs: request(.get, "https://api.example.test:8443/items?page=2"), rhs: request(),
+            same: false),
         Pair(label: "GET and HEAD differ", lhs: request(.head), rhs: request(), same: false),
         Pair(
             label: "header names ignore case", lhs: request(.get, fields: [("Accept", "a/b")]),
@@ -59,7 +61,8 @@ import Testing
             label: "repeated fields keep their order", lhs: request(.get, fields: [("X-Tag", "1"), ("X-Tag", "2")]),
             rhs: request(.get, fields: [("X-Tag", "2"), ("X-Tag", "1")]), same: false),
         Pair(
-            label: "default-ignored trace headers", lhs: request(.get, fields: [("traceparent", "00-a"), ("X-Request-ID", "1")]),
+            label: "default-ignored trace headers",
+            lhs: request(.get, fields: [("traceparent", "00-a"), ("X-Request-ID", "1")]),
             rhs: request(.get, fields: [("traceparent", "00-b"), ("X-Request-ID", "2")]), same: true),
         Pair(
             label: "redirect choice counts", lhs: request(followsRedirects: false), rhs: request(followsRedirects: nil),
@@ -97,7 +100,9 @@ import Testing
 
     @Test func descriptionShowsNeitherTheQueryNorHeaderValues() throws {
         let key = try #require(
-            CoalescingKey(Self.request(.get, "https://api.example.test/items?token=s3cret", fields: [("Authorization", "Bearer s3cret")])))
+            CoalescingKey(
+                Self.request(
+                    .get, "https://api.example.test/items?token=s3cret", fields: [("Authorization", "Bearer s3cret")])))
         #expect(key.description == "GET https://api.example.test/items (1 header field)")
     }
 }

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func namesAreLowerCased() throws {
-        #expect(try CoalescingSettings(ignoredHeaderNames: ["X-Debug-Session"]).ignoredHeaderNames == ["x-debug-session"])
+        #expect(
+            try CoalescingSettings(ignoredHeaderNames: ["X-Debug-Session"]).ignoredHeaderNames == ["x-debug-session"])
     }
 
     @Test(arguments: ["Authorization", "cookie", "Proxy-Authorization"])

@@ -36,7 +36,9 @@ import Testing
             let keyCount = Int.random(in: 5...40, using: &random)
             let fails = (0..<keyCount).map { _ in Bool.random(using: &random) }
             let callers = (0..<1_000).map { _ in
-                Caller(key: Int.random(in: 0..<keyCount, using: &random), cancels: Int.random(in: 0..<3, using: &random) == 0)
+                Caller(
+                    key: Int.random(in: 0..<keyCount, using: &random),
+                    cancels: Int.random(in: 0..<3, using: &random) == 0)
             }
             let usedKeys = Set(callers.map(\.key))
             let gate = Gate()
@@ -55,7 +57,9 @@ import Testing
             }
             // When: everyone joins, the chosen ones are cancelled, then the answers come
             let tasks = callers.map { caller in
-                Task { try await behavior.intercept(Self.request(key: caller.key), context: RequestContext(), next: next) }
+                Task {
+                    try await behavior.intercept(Self.request(key: caller.key), context: RequestContext(), next: next)
+                }
             }
             await Self.settle("wave \(wave): every caller joined") {
                 behavior.table.calls.reduce(0) { $0 + $1.waiterCount } == callers.count
@@ -89,7 +93,9 @@ import Testing
                 }
             }
             let abandoned = Set(usedKeys.filter { key in callers.allSatisfy { $0.key != key || $0.cancels } })
-            await Self.settle("wave \(wave): abandoned calls ended") { sawCancellation.current.count >= abandoned.count }
+            await Self.settle("wave \(wave): abandoned calls ended") {
+                sawCancellation.current.count >= abandoned.count
+            }
             #expect(starts.current == Dictionary(uniqueKeysWithValues: usedKeys.map { ($0, 1) }))
             #expect(answered == callers.filter { !$0.cancels }.count)
             #expect(sawCancellation.current == abandoned)
