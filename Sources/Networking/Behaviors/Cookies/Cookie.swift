@@ -42,10 +42,15 @@ public struct Cookie: Sendable, Hashable {
     public init?(_ setCookie: SetCookie, from url: URL, at now: Date) {
         guard let parts = Self.parts(of: url) else { return nil }
         if setCookie.isSecure && parts.scheme != "https" { return nil }
-        if let attribute = setCookie.domain, attribute != parts.host {
-            guard attribute.contains("."), Self.domainMatches(host: parts.host, domain: attribute) else { return nil }
+        if let attribute = setCookie.domain, attribute.contains(".") {
+            guard Self.domainMatches(host: parts.host, domain: attribute) else { return nil }
             domain = attribute
             isHostOnly = false
+        } else if let attribute = setCookie.domain {
+            // Public-suffix-naive: a name without a dot is a top-level domain, allowed only as the host itself.
+            guard attribute == parts.host else { return nil }
+            domain = parts.host
+            isHostOnly = true
         } else {
             domain = parts.host
             isHostOnly = true

@@ -29,12 +29,15 @@ public final class InMemoryCookieJar: CookieJar {
         stored.withLock { stored in
             stored.removeAll { $0.isExpired(at: now) }
             for cookie in cookies {
-                var created = cookie.createdAt
                 if let old = stored.firstIndex(where: cookie.replaces) {
-                    created = stored[old].createdAt
-                    stored.remove(at: old)
+                    if cookie.isExpired(at: now) {
+                        stored.remove(at: old)
+                    } else {
+                        stored[old] = cookie.created(at: stored[old].createdAt)
+                    }
+                } else if !cookie.isExpired(at: now) {
+                    stored.append(cookie)
                 }
-                if !cookie.isExpired(at: now) { stored.append(cookie.created(at: created)) }
             }
             if stored.count > limit {
                 let keep = stored.enumerated().sorted { lhs, rhs in
