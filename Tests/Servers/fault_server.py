@@ -47,6 +47,7 @@ Redirects
     /redirect-to?url=U&status=302  that status with Location U, verbatim
     /cross-origin?key=K            on the first host: 302 to the second host's
                                    /echo with the same query; elsewhere: /echo
+    /cookie-redirect?key=K&to=U    302 to U (verbatim) with "Set-Cookie: fault=K; Path=/"
 Socket faults
     /stall?ms=N                    read the request, send nothing, close (10000)
     /stall-before-read?ms=N        sleep before reading the request, then close
@@ -319,6 +320,13 @@ def cross_origin(h):
     if len(hosts) > 1 and local_host == hosts[0]:
         return h.redirect(302, f"http://{hosts[1]}:{port}/echo" + h.query_suffix())
     echo(h)
+
+
+@route(r"/cookie-redirect")
+def cookie_redirect(h):
+    target = h.query.get("to", "/echo")
+    value = h.query.get("key", "none")
+    h.reply_json(302, {"location": target}, {"Location": target, "Set-Cookie": f"fault={value}; Path=/"})
 
 
 # -------------------------------------------------------------- socket faults
