@@ -122,6 +122,28 @@ import Testing
         #expect(log.current == ["ignored a malformed Set-Cookie from api.example.test"])
     }
 
+    @Test func placedOutsideCoalescingEachJarsCookieKeepsCallsApart() async throws {
+        let gate = Gate()
+        let transport = MockTransport { request in
+            await gate.wait()
+            return Self.reply(request, 200, body: request.headerFields[.cookie] ?? "")
+        }
+        let coalescing = CoalescingBehavior()
+        let alice = InMemoryCookieJar()
+        let bob = InMemoryCookieJar()
+        let origin = URL(string: "https://api.example.test/")!
+        alice.save([Cookie(SetCookie.parse("sid=alice")!, from: origin, at: Date())!], at: Date())
+        bob.save([Cookie(SetCookie.parse("sid=bob")!, from: origin, at: Date())!], at: Date())
+        let a = makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: alice), coalescing]))
+        let b = makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: bob), coalescing]))
+        async let first = a.send(NetworkRequest<String>(path: "/me"))
+        async let second = b.send(NetworkRequest<String>(path: "/me"))
+        await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
+        gate.open()
+        #expect(try await [first, second] == ["sid=alice", "sid=bob"])
+        #expect(transport.requests.count == 2)
+    }
+
     @Test func aNegativeRedirectLimitIsRefused() {
         #expect(throws: BehaviorSettingsError(
             settings: "CookieSettings", setting: "maximumRedirects", value: "-1", requirement: "it must be at least 0")

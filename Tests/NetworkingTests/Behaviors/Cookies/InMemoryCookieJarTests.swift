@@ -52,5 +52,6 @@ import Testing
             ], at: Self.start)
         #expect(Set(jar.all.map(\.name)) == ["session", "later", "old"])
         #expect(InMemoryCookieJar(maximumCount: 0).maximumCount == 1)
+        #expect(InMemoryCookieJar().maximumCount == 3_000)
     }
 }
