@@ -89,7 +89,9 @@ public struct CookieBehavior: RequestBehavior {
                 outcome = .failure(error)
             }
             if let url = current.url { store(response, from: url) }
-            switch redirects.decide(status: response.status.code, location: response.headerFields[.location], current: current) {
+            switch redirects.decide(
+                status: response.status.code, location: response.headerFields[.location], current: current)
+            {
             case .deliver:
                 return try outcome.get()
             case .follow(let hop):
@@ -113,7 +115,9 @@ public struct CookieBehavior: RequestBehavior {
                 continue
             }
             guard let cookie = Cookie(parsed, from: url, at: now) else {
-                debugLog("ignored Set-Cookie \(parsed.name) from \(url.host ?? "?"): its domain or Secure flag is not allowed there")
+                debugLog(
+                    "ignored Set-Cookie \(parsed.name) from \(url.host ?? "?"): its domain or Secure flag is not allowed there"
+                )
                 continue
             }
             cookies.append(cookie)

@@ -88,7 +88,8 @@ import Testing
     @Test func aPOSTRedirectedBy303BecomesABodilessGET() async throws {
         let transport = MockTransport { request in
             request.pathWithoutQueryForTests == "/v1/form"
-                ? Self.reply(request, 303, ["Location": "/v1/done"]) : Self.reply(request, 200, body: request.method.rawValue)
+                ? Self.reply(request, 303, ["Location": "/v1/done"])
+                : Self.reply(request, 200, body: request.method.rawValue)
         }
         let client = makeClient(transport: transport, behavior: .cookies())
         let method = try await client.send(NetworkRequest<String>(.post, path: "/form", body: .json(["a": 1])))
@@ -145,8 +146,10 @@ import Testing
     }
 
     @Test func aNegativeRedirectLimitIsRefused() {
-        #expect(throws: BehaviorSettingsError(
-            settings: "CookieSettings", setting: "maximumRedirects", value: "-1", requirement: "it must be at least 0")
+        #expect(
+            throws: BehaviorSettingsError(
+                settings: "CookieSettings", setting: "maximumRedirects", value: "-1",
+                requirement: "it must be at least 0")
         ) {
             _ = try CookieSettings(maximumRedirects: -1)
         }

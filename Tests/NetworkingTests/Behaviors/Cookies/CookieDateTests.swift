@@ -52,7 +52,8 @@ import Testing
             if round % 2 == 0 {
                 text = String(
                     String.UnicodeScalarView(
-                        (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
+                        (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+                        }))
             } else {
                 var scalars = Array(seeds.randomElement(using: &random)!.unicodeScalars)
                 for _ in 0..<Int.random(in: 1...4, using: &random) {

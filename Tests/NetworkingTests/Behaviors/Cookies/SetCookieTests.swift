@@ -30,7 +30,9 @@ import Testing
         Row(line: "sid=1; Max-Age=-5", expected: SetCookie(name: "sid", value: "1", maxAge: -5)),
         Row(line: "sid=1; Max-Age=1e3", expected: SetCookie(name: "sid", value: "1")),
         Row(line: "sid=1; Max-Age=", expected: SetCookie(name: "sid", value: "1")),
-        Row(line: "sid=1; Max-Age=99999999999999999999999", expected: SetCookie(name: "sid", value: "1", maxAge: 315_360_000)),
+        Row(
+            line: "sid=1; Max-Age=99999999999999999999999",
+            expected: SetCookie(name: "sid", value: "1", maxAge: 315_360_000)),
         Row(line: "sid=1; Max-Age=10; Max-Age=20", expected: SetCookie(name: "sid", value: "1", maxAge: 20)),
         Row(
             line: "sid=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT",
@@ -66,7 +68,9 @@ import Testing
         for round in 0..<100_000 {
             var scalars: [Unicode.Scalar]
             if round % 2 == 0 {
-                scalars = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                scalars = (0..<Int.random(in: 0...60, using: &random)).map { _ in
+                    alphabet.randomElement(using: &random)!
+                }
             } else {
                 scalars = Array(seeds.randomElement(using: &random)!.unicodeScalars)
                 for _ in 0..<Int.random(in: 1...5, using: &random) {
