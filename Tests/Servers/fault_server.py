@@ -34,6 +34,9 @@ Normal
     /non-utf8                      text/plain; charset=utf-8 with invalid bytes
     /html                          a small HTML page
     /delay-ms/N                    sleep N ms, then {"delayed_ms": N}
+    /hold?ms=N&key=K               wait up to N ms (2000), then {"held_ms": N}; if the
+                                   client closes the connection first, record a hit
+                                   under K/closed and stop
     /headers-delay-ms/N            same as /delay-ms/N
 Stateful
     /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
@@ -53,6 +56,7 @@ Redirects
     /redirect-to?url=U&status=302  that status with Location U, verbatim
     /cross-origin?key=K            on the first host: 302 to the second host's
                                    /echo with the same query; elsewhere: /echo
+    /cookie-redirect?key=K&to=U    302 to U (verbatim) with "Set-Cookie: fault=K; Path=/"
 Socket faults
     /stall?ms=N                    read the request, send nothing, close (10000)
     /stall-before-read?ms=N        sleep before reading the request, then close
@@ -97,6 +101,7 @@ import gzip
 import json
 import os
 import re
+import select
 import signal
 import socket
 import socketserver
@@ -259,6 +264,28 @@ def delay(h, ms):
     h.reply_json(200, {"delayed_ms": ms})
 
 
+@route(r"/hold")
+def hold(h):
+    ms = capped_ms(h.query.get("ms"), 2_000)
+    deadline = time.monotonic() + ms / 1000
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select([h.connection], [], [], 0.01)
+        if readable:
+            try:
+                closed = h.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                closed = True
+            if closed:
+                if "key" in h.query:
+                    HITS.record(h.query["key"] + "/closed", {
+                        "method": h.command, "path": h.route_path, "headers": {},
+                        "raw_headers": [], "body": ""})
+                h.close_connection = True
+                return
+            time.sleep(0.01)  # a pipelined byte, not a close: keep holding
+    h.reply_json(200, {"held_ms": ms})
+
+
 # ------------------------------------------------------------------- stateful
 IN_PROGRESS_LOCK = threading.Lock()
 IN_PROGRESS = {}  # key -> [now, highest]
@@ -351,6 +378,13 @@ def cross_origin(h):
     if len(hosts) > 1 and local_host == hosts[0]:
         return h.redirect(302, f"http://{hosts[1]}:{port}/echo" + h.query_suffix())
     echo(h)
+
+
+@route(r"/cookie-redirect")
+def cookie_redirect(h):
+    target = h.query.get("to", "/echo")
+    value = h.query.get("key", "none")
+    h.reply_json(302, {"location": target}, {"Location": target, "Set-Cookie": f"fault={value}; Path=/"})
 
 
 # -------------------------------------------------------------- socket faults

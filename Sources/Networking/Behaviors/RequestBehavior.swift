@@ -46,9 +46,11 @@ public protocol RequestBehavior: Sendable {
     /// - Parameters:
     ///   - request: The request as the outer behaviors left it.
     ///   - context: Facts about the call, the same for every behavior and attempt.
-    ///   - next: The rest of the chain. Call it once to send; again to retry; not at all to answer locally.
+    ///   - next: The rest of the chain. Call it once to send; again to retry; not at all to answer locally. It is
+    ///     escaping, so a behavior may run it in a task of its own that outlives one caller, as
+    ///     ``CoalescingBehavior`` does; a conformance may still declare it non-escaping.
     /// - Returns: The response head and body to hand back to the outer behaviors.
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     )
 
