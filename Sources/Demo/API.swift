@@ -6,13 +6,22 @@ import Networking
 /// Client-wide behaviors, outermost first:
 /// 1. the activity counter, outermost, so a call counts once however many attempts it makes;
 /// 2. retry, which sends a failed attempt again (it honours `Retry-After`);
-/// 3. authorization, inside retry, so every attempt carries the current token;
-/// 4. logging, innermost, so it logs each attempt exactly as sent, `Authorization` header included, and redacted.
+/// 3. a circuit breaker, one circuit per endpoint here (per host by default), so a failing endpoint fails fast;
+/// 4. authorization, inside retry, so every attempt carries the current token;
+/// 5. an HTTP cache, inside authorization (it must see the `Authorization` header);
+/// 6. coalescing, inside every header setter, so identical look-ups in flight share one request;
+/// 7. logging, innermost, so it logs each request exactly as sent, `Authorization` included and redacted, and
+///    shows what the cache and coalescing let through.
 ///
 /// Going live is the backend argument: ``Backend/fixtures(directory:)`` or ``Backend/live(baseURL:)``.
 enum API {
     /// The token the demo signs in with. It never appears in the output: the logs redact it.
     static let demoToken = "demo-secret-token-4f7a"
+
+    /// The demo's breaker: opens when half of at least 3 calls to an endpoint failed, for 2 seconds (the defaults,
+    /// made for an app's traffic, need 10 calls and break for 5 seconds).
+    static let breakerSettings =
+        (try? CircuitBreakerSettings(failureRatio: 0.5, minimumThroughput: 3, breakDuration: .seconds(2))) ?? .default
 
     /// Builds the app's client.
     ///
@@ -27,7 +36,12 @@ enum API {
         let behavior = CombinedBehavior([
             .activityCounter(state: console.activity) { isBusy in console.activityChanged(isBusy: isBusy) },
             .retry(clock: clock, onRetry: { event in console.retrying(event) }),
+            .circuitBreaker(
+                breakerSettings, scope: .custom { request, _ in request.method.rawValue + " " + request.path },
+                clock: clock, onStateChange: { change in console.circuit(change) }),
             .authorization(.bearer, store: tokens),
+            .httpCache(clock: clock, onEvent: { event in console.cache(event) }),
+            .coalescing(table: console.inFlight),
             .logging(to: LogSink { line in console.log(line) }, headers: true, clock: clock),
         ])
         return NetworkClient(

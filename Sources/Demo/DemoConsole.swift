@@ -9,10 +9,14 @@ final class DemoConsole: Sendable {
         var logLines: [String] = []
         var retries: [RetryBehavior.Event] = []
         var activity: [Bool] = []
+        var cache: [HTTPCacheEvent.Kind] = []
+        var circuit: [String] = []
     }
 
     /// The activity counter's state, shared with the client's counter behavior.
     let activity = LockedActivityCounterState()
+    /// The coalescing behavior's table of shared calls in flight; a test can watch callers join.
+    let inFlight = LockedCoalescingTable()
     /// How text is painted.
     let style: TerminalStyle
     private let printer: @Sendable (String) -> Void
@@ -54,6 +58,30 @@ final class DemoConsole: Sendable {
     func retrying(_ event: RetryBehavior.Event) {
         record.withLock { $0.retries.append(event) }
         printer("  \(style.dim("retry   ")) \(style.magenta("↻ \(event)"))")
+    }
+
+    /// Called by the HTTP cache with each decision; hits and revalidations are shown.
+    func cache(_ event: HTTPCacheEvent) {
+        record.withLock { $0.cache.append(event.kind) }
+        switch event.kind {
+        case .revalidated:
+            printer(
+                "  \(style.dim("cache   ")) \(style.green("✓ \(event.requestName) served from the cache (revalidated: 304)"))"
+            )
+        case .hit:
+            printer(
+                "  \(style.dim("cache   ")) \(style.green("✓ \(event.requestName) served from the cache (fresh: nothing sent)"))"
+            )
+        default:
+            break
+        }
+    }
+
+    /// Called by the circuit breaker on each change of phase.
+    func circuit(_ change: CircuitBreakerBehavior.StateChange) {
+        let text = "\(change.from.rawValue) → \(change.to.rawValue)"
+        record.withLock { $0.circuit.append(text) }
+        printer("  \(style.dim("circuit ")) \(style.magenta("⚡ \(change.key): \(text)"))")
     }
 
     /// Called by the demo's per-request stopwatch.

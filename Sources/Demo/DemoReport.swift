@@ -18,9 +18,37 @@ struct DemoReport: Sendable {
     let activity: [Bool]
     /// Calls still in flight at the end; 0 means idle.
     let inFlight: Int
+    /// What the cache, coalescing and circuit breaker steps showed.
+    var extras = Extras()
 
-    /// How many calls failed.
-    var failures: Int { calls.filter { $0.error != nil }.count }
+    /// What steps 3 to 5 showed.
+    struct Extras: Sendable {
+        /// Look-ups the cache served after a 304.
+        var revalidated = 0
+        /// Callers of the five simultaneous look-ups that got their country.
+        var coalescedCallers = 0
+        /// Requests those five look-ups sent.
+        var coalescedRequests = 0
+        /// The circuit's changes of phase, such as `closed → open`.
+        var circuit: [String] = []
+        /// What went otherwise than the story says.
+        var unexpected: [String] = []
+
+        /// `Cache: 1 revalidated. Coalescing: 5 callers, 1 request. Circuit: closed → open → halfOpen → closed.`
+        var summary: String {
+            let phases =
+                circuit.isEmpty
+                ? "not shown"
+                : circuit.enumerated()
+                    .map { $0.offset == 0 ? $0.element : String($0.element.split(separator: " ").last ?? "") }
+                    .joined(separator: " → ")
+            return "Cache: \(revalidated) revalidated. Coalescing: \(coalescedCallers) callers, \(coalescedRequests) "
+                + "request\(coalescedRequests == 1 ? "" : "s"). Circuit: \(phases)."
+        }
+    }
+
+    /// How many calls failed, counting what went otherwise than the story says in steps 3 to 5.
+    var failures: Int { calls.filter { $0.error != nil }.count + extras.unexpected.count }
 
     /// `4 calls, 1 retry, 0 failures, activity idle`.
     var summary: String {

@@ -31,7 +31,9 @@ struct DemoScenario {
         let style = console.style
         console.line(style.bold("Networking demo: a countries API client, on \(backend.summary)"))
         console.line(
-            style.dim("Client-wide behaviors, outermost first: activity counter > retry > authorization > logging"))
+            style.dim(
+                "Client-wide behaviors, outermost first: activity counter > retry > circuit breaker > authorization"
+                    + " > HTTP cache > coalescing > logging"))
 
         let retryStory =
             if case .fixtures = backend {
@@ -53,15 +55,20 @@ struct DemoScenario {
             behavior: CombinedBehavior([.without(RetryBehavior.self), stopwatch("search")]))
         let calls = [europe] + (await [france, japan, peru])
 
-        let record = console.current
-        let report = DemoReport(
-            calls: calls, retries: record.retries.count, activity: record.activity, inFlight: console.activity.count)
         console.step("Results", "Decoded from JSON into Country values.")
         for line in CountryTable.render(calls) { console.line("  " + line) }
         for call in calls where call.error != nil {
             console.line(style.red("  \(call.name) failed: \(call.error ?? "")"))
         }
+
+        let extras = await runResilienceSteps(backend: backend)
+        let record = console.current
+        let report = DemoReport(
+            calls: calls, retries: record.retries.count, activity: record.activity, inFlight: console.activity.count,
+            extras: extras)
         console.line()
+        for problem in extras.unexpected { console.line(style.red("  unexpected: \(problem)")) }
+        console.line(style.dim(extras.summary))
         let summary = "Summary: \(report.summary)"
         console.line(report.failures == 0 ? style.green(summary) : style.red(summary))
         return report
@@ -73,7 +80,7 @@ struct DemoScenario {
     }
 
     /// Sends one request; a failure is recorded in the report rather than ending the demo.
-    private func call(
+    func call(
         _ request: NetworkRequest<[Country]>, behavior: any RequestBehavior = EmptyBehavior()
     ) async -> DemoReport.Call {
         do {

@@ -59,6 +59,30 @@ import Testing
         #expect(!line.contains("busy"), "bodies are off by default")
     }
 
+    @Test(arguments: [("If-None-Match", "\"v1\""), ("If-Modified-Since", "Mon, 23 Nov 2026 10:00:00 GMT")])
+    func a304ToAConditionalRequestIsLoggedAsAnAnswerAndStillRethrown(name: String, value: String) async throws {
+        let sink = RecordingSink()
+        let behavior = LoggingBehavior(sink: sink.sink, clock: TestClock())
+        var request = BehaviorFakes.request
+        request.headerFields[HTTPField.Name(name)] = value
+        let error = await expectNetworkError {
+            try await behavior.intercept(request, context: RequestContext()) { request in
+                throw BehaviorFakes.unacceptable(request, status: 304)
+            }
+        }
+        #expect(error?.kind == .unacceptableStatus(304))
+        #expect(
+            sink.lines.last?.hasSuffix("] 304 GET https://api.example.test/v1/items in 0 ms, 0 bytes (not modified)")
+                == true)
+        // Without a condition, a 304 is an unexpected answer, logged as a failure.
+        _ = await expectNetworkError {
+            try await behavior.intercept(BehaviorFakes.request, context: RequestContext()) { request in
+                throw BehaviorFakes.unacceptable(request, status: 304)
+            }
+        }
+        #expect(sink.lines.last?.contains("failed GET https://api.example.test/v1/items 304") == true)
+    }
+
     @Test func anyOtherErrorIsLoggedWithItsTypeAndRethrownUnchanged() async throws {
         let sink = RecordingSink()
         let behavior = LoggingBehavior(sink: sink.sink, clock: TestClock())

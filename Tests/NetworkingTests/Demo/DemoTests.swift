@@ -39,29 +39,66 @@ import Testing
         #expect(output.filter { $0.contains("failed GET https://fixtures.invalid/v3.1/region/europe 503") }.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1))) func outputShowsRedactedLogsActivityTableAndSummary() async throws {
-        // A manual clock holds the three look-ups on their fixture delays until all three are in flight: on the
-        // automatic clock they answer without suspending, and whether they overlap is up to the scheduler.
+    /// Runs the whole demo on a manual clock, releasing each wait only once the calls it should hold are all
+    /// waiting: the three look-ups of step 2 overlap, and the five look-ups of step 4 all join one shared request.
+    private func runDemoStepByStep() async -> (DemoReport, [String]) {
         let lines = LockedBox<[String]>([])
         let console = DemoConsole(style: .plain) { line in lines.withLock { $0.append(line) } }
         let clock = TestClock(mode: .manual)
         let demo = Task { await DemoScenario.run(backend: .bundledFixtures, console: console, clock: clock) }
-        await clock.waitForSleepers(1)  // the retry, waiting for Retry-After: 1
+        await clock.waitForSleepers(1)  // step 1: the retry, waiting for Retry-After: 1
         clock.advance(by: .seconds(1))
-        await clock.waitForSleepers(3)  // the three look-ups, on their fixture delays
+        await clock.waitForSleepers(3)  // step 2: the three look-ups, on their fixture delays
         clock.advance(by: .seconds(1))
-        let report = await demo.value
-        let output = lines.current
+        await clock.waitForSleepers(1)  // step 3: France again, revalidated
+        clock.advance(by: .seconds(1))
+        await clock.waitForSleepers(1)  // step 4: the one request the five look-ups share
+        await BehaviorFakes.waitUntil { console.inFlight.calls.first?.waiterCount == 5 }
+        clock.advance(by: .seconds(1))
+        await clock.waitForSleepers(1)  // step 5: the circuit's break
+        clock.advance(by: API.breakerSettings.breakDuration)
+        return (await demo.value, lines.current)
+    }
 
-        #expect(report.activity == [true, false, true, false])
+    @Test(.timeLimit(.minutes(1))) func outputShowsRedactedLogsActivityTableAndSummary() async throws {
+        let (report, output) = await runDemoStepByStep()
+
+        #expect(Array(report.activity.prefix(4)) == [true, false, true, false])
+        #expect(report.activity.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
         #expect(report.inFlight == 0)
         #expect(report.summary == "4 calls, 1 retry, 0 failures, activity idle")
         #expect(output.last == "Summary: 4 calls, 1 retry, 0 failures, activity idle")
-        #expect(output.filter { $0.contains(#"Authorization="<redacted>""#) }.count == 5)
+        let sent = output.filter { $0.contains("] GET https://fixtures.invalid/") }
+        #expect(sent.count == 11)
+        #expect(sent.allSatisfy { $0.contains(#"Authorization="<redacted>""#) })
         #expect(!output.contains { $0.contains(API.demoToken) })
         #expect(output.contains { $0.contains("⏱ search screen: GET /name/peru answered in ") })
         #expect(output.contains("  GET /alpha/jp       JP    Japan        Tokyo      Asia      125,836,021"))
         #expect(!output.contains { $0.contains("\u{1B}[") })
+    }
+
+    @Test(.timeLimit(.minutes(1))) func cacheCoalescingAndCircuitBreakerShowInTheStory() async throws {
+        let (report, output) = await runDemoStepByStep()
+
+        #expect(report.extras.unexpected.isEmpty)
+        // Step 3: the second look-up of France is revalidated: one conditional request, answered 304.
+        #expect(report.extras.revalidated == 1)
+        #expect(output.contains { $0.contains("GET /alpha/fr served from the cache (revalidated: 304)") })
+        #expect(
+            output.contains {
+                $0.contains("] 304 GET https://fixtures.invalid/v3.1/alpha/fr") && $0.contains("(not modified)")
+            })
+        #expect(output.contains { $0.contains("/alpha/fr headers: ") && $0.contains("If-None-Match=") })
+        // Step 4: five callers, one request.
+        #expect(report.extras.coalescedCallers == 5)
+        #expect(report.extras.coalescedRequests == 1)
+        // Step 5: three 503s open the circuit, a call is refused unsent, the probe closes it.
+        #expect(report.extras.circuit == ["closed → open", "open → halfOpen", "halfOpen → closed"])
+        #expect(output.filter { $0.contains("] GET https://fixtures.invalid/v3.1/alpha/de") }.count == 4)
+        #expect(output.contains { $0.contains("refused by the open circuit, nothing sent") })
+        #expect(
+            output.contains(
+                "Cache: 1 revalidated. Coalescing: 5 callers, 1 request. Circuit: closed → open → halfOpen → closed."))
     }
 
     @Test func bundledFixturesAreValid() throws {
@@ -81,9 +118,10 @@ import Testing
         // When
         let (report, output, _) = await runDemo(on: .fixtures(directory: empty))
 
-        // Then
-        #expect(report.failures == 4)
-        #expect(report.summary.hasSuffix("4 failures, activity idle"))
+        // Then: the four story calls fail, and so does everything steps 3 to 5 expected
+        #expect(report.calls.filter { $0.error != nil }.count == 4)
+        #expect(report.failures > 4 && !report.extras.unexpected.isEmpty)
+        #expect(report.summary.hasSuffix("\(report.failures) failures, activity idle"))
         #expect(report.calls[0].error?.contains("looked for region/europe.GET.json") == true)
         #expect(output.contains { $0.contains("GET /name/peru failed: ") && $0.contains("name/peru.GET.json") })
     }

@@ -12,11 +12,12 @@ extension LoggingBehavior {
     /// `[Networking 3F2A9C1B] 200 GET https://… in 245 ms, 1024 bytes`, with headers and body when enabled.
     func successLine(
         _ request: HTTPRequest, shownURL: String, response: HTTPResponse, body: HTTPResponse.Body,
-        elapsed: Duration, context: RequestContext
+        elapsed: Duration, context: RequestContext, note: String? = nil
     ) -> String {
         var line = "\(tag(context)) \(response.status.code) \(request.method.rawValue) \(shownURL)"
         line += " in \(milliseconds(elapsed))"
         if let count = body.count { line += ", \(count) bytes" }
+        if let note { line += " (\(note))" }
         if logsHeaders { line += headersText(response.headerFields) }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], request: request)
         return line
@@ -31,6 +32,14 @@ extension LoggingBehavior {
         case is CancellationError:
             return "\(tag(context)) cancelled \(subject) after \(milliseconds(elapsed))"
         case let error as NetworkError:
+            // A 304 to a conditional request is the answer it asked for (an HTTP cache revalidating), not a failure.
+            if case .unacceptableStatus(304) = error.kind, let response = error.response,
+                request.headerFields.contains(.ifNoneMatch) || request.headerFields.contains(.ifModifiedSince)
+            {
+                return successLine(
+                    request, shownURL: shownURL, response: response, body: .data(error.body ?? Data()),
+                    elapsed: elapsed, context: context, note: "not modified")
+            }
             var line = "\(tag(context)) failed \(subject)"
             if let status = error.statusCode { line += " \(status)" }
             line += " in \(milliseconds(elapsed)): \(error.kind): \(error.message)"

@@ -13,7 +13,9 @@ import Foundation
 /// the duration measured on the injected ``NetworkClock``, the response size in bytes, and on failure the
 /// ``NetworkError`` kind and message. Optional: headers (redacted) and bodies (truncated). Every control
 /// character is escaped, so a line is always one line whatever a header, message or body contains, and every
-/// redacted value is also scrubbed from the rest of the line.
+/// redacted value is also scrubbed from the rest of the line. A `304` answering a conditional request (one with
+/// `If-None-Match` or `If-Modified-Since`, as an HTTP cache revalidating sends) is logged as the answer it is,
+/// `304 GET … in 12 ms, 0 bytes (not modified)`, not as a failure; the error still goes up the chain unchanged.
 ///
 /// - **Where to put it:** outside retry for one pair of lines per call, inside retry for one pair per attempt.
 ///   It only sees headers that outer behaviors have set: put it outside authorization, and the `Authorization`
