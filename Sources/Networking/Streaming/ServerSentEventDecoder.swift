@@ -7,7 +7,7 @@ import Foundation
 ///   a line end is split across chunks.
 /// - A line starting with `:` is a comment and is ignored. A line `name: value` sets a field (one space after the
 ///   colon is dropped); a line without a colon is a field with an empty value. Unknown fields are ignored.
-/// - `data` appends its value and an LF to the event's data; `event` sets its type; `id` sets the last event ID
+/// - `data` appends its value and an LF to the event's data; `event` sets its type (an empty one means `"message"`); `id` sets the last event ID
 ///   (ignored if the value contains U+0000); `retry` sets ``reconnectionTime`` in milliseconds when the value is
 ///   ASCII digits only (otherwise, or if it overflows, it is ignored).
 /// - A blank line dispatches the event, without the data's final LF, unless no `data` field was seen; the type
@@ -26,7 +26,7 @@ public struct ServerSentEventDecoder: Sendable {
     private var splitter = LineSplitter()
     private var atStreamStart = true
     private var data: [UInt8] = []
-    private var eventType: String?
+    private var eventType = ""
     private var idBuffer = ""
     private var blockRetry: Duration?
 
@@ -70,7 +70,7 @@ public struct ServerSentEventDecoder: Sendable {
         splitter.finish { _ in }
         atStreamStart = true
         data.removeAll()
-        eventType = nil
+        eventType = ""
         blockRetry = nil
         idBuffer = lastEventID
     }
@@ -116,12 +116,12 @@ public struct ServerSentEventDecoder: Sendable {
         lastEventID = idBuffer
         defer {
             data.removeAll(keepingCapacity: true)
-            eventType = nil
+            eventType = ""
             blockRetry = nil
         }
         guard !data.isEmpty else { return nil }
         let text = String(decoding: data.dropLast(), as: UTF8.self)
-        return ServerSentEvent(event: eventType ?? "message", data: text, id: lastEventID, retry: blockRetry)
+        return ServerSentEvent(event: eventType.isEmpty ? "message" : eventType, data: text, id: lastEventID, retry: blockRetry)
     }
 
     /// The value of a non-empty run of ASCII digits, or `nil` for anything else or an overflow.

@@ -26,6 +26,7 @@ import Testing
         ("data\n\n", [Event(data: "")]),
         ("data:\ndata:\n\n", [Event(data: "\n")]),
         ("event: tick\ndata: 1\n\n", [Event(event: "tick", data: "1")]),
+        ("event:\ndata: 1\n\n", [Event(data: "1")]),
         ("event: tick\n\ndata: 1\n\n", [Event(data: "1")]),
         ("id: 7\ndata: a\n\ndata: b\n\n", [Event(data: "a", id: "7"), Event(data: "b", id: "7")]),
         ("id: 7\ndata: a\n\nid\ndata: b\n\n", [Event(data: "a", id: "7"), Event(data: "b", id: "")]),
