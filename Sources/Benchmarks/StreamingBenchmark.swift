@@ -14,7 +14,8 @@ struct StreamingBenchmark {
         var stream = Data()
         for index in 0..<events {
             stream.append(
-                contentsOf: "id: \(index)\nevent: update\ndata: {\"n\":\(index),\"name\":\"item \(index)\",\"ok\":true}\n\n"
+                contentsOf:
+                    "id: \(index)\nevent: update\ndata: {\"n\":\(index),\"name\":\"item \(index)\",\"ok\":true}\n\n"
                     .utf8)
         }
         return stride(from: 0, to: stream.count, by: chunkSize).map {

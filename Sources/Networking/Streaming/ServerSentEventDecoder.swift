@@ -121,7 +121,8 @@ public struct ServerSentEventDecoder: Sendable {
         }
         guard !data.isEmpty else { return nil }
         let text = String(decoding: data.dropLast(), as: UTF8.self)
-        return ServerSentEvent(event: eventType.isEmpty ? "message" : eventType, data: text, id: lastEventID, retry: blockRetry)
+        return ServerSentEvent(
+            event: eventType.isEmpty ? "message" : eventType, data: text, id: lastEventID, retry: blockRetry)
     }
 
     /// The value of a non-empty run of ASCII digits, or `nil` for anything else or an overflow.

@@ -96,7 +96,9 @@ import Testing
     @Test(arguments: [(Duration.milliseconds(-1), nil as Int?), (.seconds(1), -1)])
     func rejectsNegativeSettings(reconnectionTime: Duration, maximumReconnections: Int?) {
         #expect(throws: BehaviorSettingsError.self) {
-            _ = try ServerSentEventSource(reconnectionTime: reconnectionTime, maximumReconnections: maximumReconnections) {
+            _ = try ServerSentEventSource(
+                reconnectionTime: reconnectionTime, maximumReconnections: maximumReconnections
+            ) {
                 _ in AsyncThrowingStream { $0.finish() }
             }
         }

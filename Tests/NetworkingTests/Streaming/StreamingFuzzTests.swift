@@ -10,7 +10,10 @@ import Testing
     static let inputs = 100_000
 
     static let pieces: [[UInt8]] =
-        ["\n", "\r", "\r\n", ":", " ", "data", "id", "event", "retry", "data: x", "data: y\n", "\n\n", "12", "\u{0}", "é", "a", "b"]
+        [
+            "\n", "\r", "\r\n", ":", " ", "data", "id", "event", "retry", "data: x", "data: y\n", "\n\n", "12", "\u{0}",
+            "é", "a", "b",
+        ]
         .map { Array($0.utf8) } + [[0xEF, 0xBB, 0xBF], [0xFF], [0xE2, 0x82]]
 
     static func randomInput(_ generator: inout BehaviorFakes.SeededGenerator) -> [UInt8] {
