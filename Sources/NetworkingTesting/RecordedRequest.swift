@@ -55,8 +55,12 @@ public struct RecordedRequest: Sendable {
         request.headerFields[name]
     }
 
-    /// The body bytes; `nil` when there is no body.
-    public var body: Data? { request.body.data }
+    /// The body bytes; `nil` when there is no body. For a file body, the file's contents, read when asked (`nil` if
+    /// the file cannot be read).
+    public var body: Data? {
+        guard case .file(let url) = request.body else { return request.body.data }
+        return try? Data(contentsOf: url)
+    }
 
     /// The body as UTF-8 text; `nil` when there is no body.
     public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }

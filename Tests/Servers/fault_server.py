@@ -36,6 +36,7 @@ Normal
     /delay-ms/N                    sleep N ms, then {"delayed_ms": N}
     /headers-delay-ms/N            same as /delay-ms/N
 Stateful
+    /upload-digest                 {"bytes": N, "sha256": hex, "content_length": header} of the body
     /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
     /auth?key=K&token=T            200 with "Authorization: Bearer T", else 401
 Redirects
@@ -186,6 +187,13 @@ def echo(h):
                        "query": h.query, "headers": h.header_dict(),
                        "raw_headers": [[name, value] for name, value in h.headers.items()],
                        "body": h.body.decode("utf-8", errors="replace")})
+
+@route(r"/upload-digest")
+def upload_digest(h):
+    import hashlib
+    h.reply_json(200, {"bytes": len(h.body), "sha256": hashlib.sha256(h.body).hexdigest(),
+                       "content_length": h.headers.get("Content-Length"),
+                       "content_type": h.headers.get("Content-Type")})
 
 @route(r"/status/(\d+)")
 def status(h, code):

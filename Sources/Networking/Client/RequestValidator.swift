@@ -24,6 +24,7 @@ enum RequestValidator {
         if request.method == .get || request.method == .head, !request.body.isEmpty {
             return "a \(request.method.rawValue) request cannot carry a body"
         }
+        if case .file(let url) = request.body, let problem = BodyFile.problem(url) { return problem }
         return nil
     }
 }

@@ -35,6 +35,7 @@ extension HTTPRequest {
         switch body {
         case .none: break
         case .data(let data): request.httpBody = data
+        case .file(let url): request.httpBodyStream = InputStream(url: url)
         }
         return request
     }

@@ -27,23 +27,29 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         case none
         /// Bytes in memory, sent as they are; replayable by retries and redirects.
         case data(Data)
+        /// The contents of a local file, streamed from disk with a `Content-Length` of the file's size. The file is
+        /// opened again for every attempt and every 307/308 redirect, so retries and redirects resend it whole. A
+        /// missing or unreadable file, or a URL that is not a `file:` URL, fails before any I/O with `NetworkError`
+        /// of kind `invalidRequest` naming the path.
+        case file(URL)
 
-        /// The bytes of an in-memory body; `nil` for ``none``.
+        /// The bytes of an in-memory body; `nil` for ``none`` and ``file(_:)``.
         public var data: Data? {
             switch self {
-            case .none: nil
+            case .none, .file: nil
             case .data(let data): data
             }
         }
 
-        /// Whether the body can be sent again by a retry or a redirect: an in-memory body always can.
+        /// Whether the body can be sent again by a retry or a redirect: in-memory and file bodies always can.
         public var isReplayable: Bool { true }
 
-        /// Whether there is nothing to send.
+        /// Whether there is nothing to send (a file body counts as something, even an empty file).
         public var isEmpty: Bool {
             switch self {
             case .none: true
             case .data(let data): data.isEmpty
+            case .file: false
             }
         }
     }

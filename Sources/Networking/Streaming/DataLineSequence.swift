@@ -1,6 +1,6 @@
 import Foundation
 
-/// The lines of an async sequence of byte chunks, as returned by ``_Concurrency/AsyncSequence/lines``.
+/// The lines of an async sequence of byte chunks, as returned by `AsyncSequence.lines`.
 ///
 /// It applies ``LineDecoder`` to each chunk: lines end with LF, CRLF or CR (split across chunks or not), come
 /// without their line end, and the last line is yielded even without a line end. Errors of the base sequence are

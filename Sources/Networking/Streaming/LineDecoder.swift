@@ -14,7 +14,7 @@ import Foundation
 /// lines += decoder.finish()                        // ["two"]
 /// ```
 ///
-/// To split a chunk stream, use ``_Concurrency/AsyncSequence/lines`` on any async sequence of `Data`.
+/// To split a chunk stream, use `AsyncSequence.lines` on any async sequence of `Data`.
 public struct LineDecoder: Sendable {
     private var splitter = LineSplitter()
 

@@ -20,7 +20,7 @@ import Foundation
 /// // [ServerSentEvent(event: "tick", data: "a\nb", id: "7")]
 /// ```
 ///
-/// For a chunk stream use ``_Concurrency/AsyncSequence/serverSentEvents``; to reconnect with `Last-Event-ID`, use
+/// For a chunk stream use `AsyncSequence.serverSentEvents`; to reconnect with `Last-Event-ID`, use
 /// ``ServerSentEventSource``.
 public struct ServerSentEventDecoder: Sendable {
     private var splitter = LineSplitter()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Server-Sent Events of an async sequence of byte chunks, as returned by
-/// ``_Concurrency/AsyncSequence/serverSentEvents``.
+/// `AsyncSequence.serverSentEvents`.
 ///
 /// It applies ``ServerSentEventDecoder`` to each chunk. When the chunks end, an event not closed by a blank line is
 /// discarded, as the event stream rules require. Errors of the base sequence are rethrown after the events

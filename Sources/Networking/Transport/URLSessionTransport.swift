@@ -168,6 +168,9 @@ public final class URLSessionTransport: HTTPTransport {
                     + " nothing was sent. On Linux, add the authority to the system store instead",
                 secureConnectionFailure: .certificate)
         }
+        if let problem = URLSessionTransportDelegate.bodyProblem(in: request) {
+            throw TransportError(.other, "\(problem); nothing was sent")
+        }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
         let timeoutInterval = Self.foundationTimeout(for: limit)
@@ -194,7 +197,7 @@ public final class URLSessionTransport: HTTPTransport {
                 let start: @Sendable () -> Void = { [self] in
                     withExtendedLifetime(self) {
                         guard calls.isPending(call) else { return }
-                        let task = session.dataTask(with: urlRequest)
+                        let task = URLSessionTransportDelegate.makeTask(for: request, urlRequest, on: session)
                         if calls.bind(task, to: call) {
                             task.resume()
                         } else {
