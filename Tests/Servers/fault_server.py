@@ -36,7 +36,7 @@ Normal
     /delay-ms/N                    sleep N ms, then {"delayed_ms": N}
     /headers-delay-ms/N            same as /delay-ms/N
 Stateful
-    /upload-digest                 {"bytes": N, "sha256": hex, "content_length": header} of the body
+    /upload-digest                 {"bytes": N, "adler32": sum, "content_length": header} of the body
     /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
     /auth?key=K&token=T            200 with "Authorization: Bearer T", else 401
 Redirects
@@ -190,8 +190,7 @@ def echo(h):
 
 @route(r"/upload-digest")
 def upload_digest(h):
-    import hashlib
-    h.reply_json(200, {"bytes": len(h.body), "sha256": hashlib.sha256(h.body).hexdigest(),
+    h.reply_json(200, {"bytes": len(h.body), "adler32": zlib.adler32(h.body),
                        "content_length": h.headers.get("Content-Length"),
                        "content_type": h.headers.get("Content-Type")})
 
