@@ -1,6 +1,7 @@
 // swift-format-ignore-file
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 // The streaming samples of README.md, verbatim (indentation aside); the suite checks README.md still shows them.
@@ -10,6 +11,19 @@ var decoder = ServerSentEventDecoder()
 let events = decoder.decode(Data("id: 7\nevent: tick\ndata: a\ndata: b\n\n".utf8))
 // events == [ServerSentEvent(event: "tick", data: "a\nb", id: "7")]
 return events
+}
+
+enum ReadmeUploadSample {
+struct Receipt: Codable, Sendable, Equatable { let id: Int }
+
+static func run(client: NetworkClient, movieURL: URL) async throws -> (Receipt, [TransferProgress]) {
+var seen: [TransferProgress] = []
+let call = client.upload(NetworkRequest<Receipt>(.put, path: "/videos/42", body: .file(movieURL)))
+for await progress in call.progress { print(progress.completedBytes, progress.expectedBytes ?? -1) }
+let receipt = try await call.value
+for await progress in call.progress { seen.append(progress) }
+return (receipt, seen)
+}
 }
 
 @Suite struct ReadmeStreamingSamplesTests {
@@ -35,5 +49,18 @@ return events
         #expect(sample.count == 3)
         #expect(try Self.isCompiledHere(sample))
         #expect(serverSentEventsSample() == [ServerSentEvent(event: "tick", data: "a\nb", id: "7")])
+    }
+
+    @Test func theUploadSampleIsCompiledHereAndSendsTheFile() async throws {
+        let sample = try Self.readmeBlock(startingWith: "let call = client.upload(")
+        #expect(sample.count == 3)
+        #expect(try Self.isCompiledHere(sample))
+        let movie = try FileBodyTests.temporaryFile(Data(repeating: 1, count: 4096), name: "movie")
+        defer { try? FileManager.default.removeItem(at: movie) }
+        let transport = MockTransport().stub(.put, "/videos/42", .success(ReadmeUploadSample.Receipt(id: 42)))
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let (receipt, _) = try await ReadmeUploadSample.run(client: client, movieURL: movie)
+        #expect(receipt == ReadmeUploadSample.Receipt(id: 42))
+        #expect(transport.requests(to: .put, "/videos/42").first?.body == Data(repeating: 1, count: 4096))
     }
 }
