@@ -55,11 +55,36 @@ public struct RecordedRequest: Sendable {
         request.headerFields[name]
     }
 
-    /// The body bytes; `nil` when there is no body. For a file body, the file's contents, read when asked (`nil` if
-    /// the file cannot be read).
+    /// The body bytes; `nil` when there is no body. For a file body, the file's contents, and for a multipart
+    /// body, its encoding with its files' contents, read when asked (`nil` if a file cannot be read).
     public var body: Data? {
-        guard case .file(let url) = request.body else { return request.body.data }
-        return try? Data(contentsOf: url)
+        switch request.body {
+        case .none, .data: request.body.data
+        case .file(let url): try? Data(contentsOf: url)
+        case .multipart(let form): try? form.encodedData()
+        }
+    }
+
+    /// The parts of a `multipart/form-data` body, decoded with the boundary of the request's `Content-Type`.
+    ///
+    /// ```swift
+    /// let parts = try transport.requests(to: .post, "/uploads")[0].formParts()
+    /// #expect(parts.map(\.name) == ["author", "movie"])
+    /// ```
+    /// - Returns: The parts in order.
+    /// - Throws: ``RecordedFormPart/DecodingError`` when the request has no boundary or the body does not follow the
+    ///   format.
+    public func formParts() throws -> [RecordedFormPart] {
+        guard let contentType = header(.contentType), let range = contentType.range(of: "boundary=") else {
+            throw RecordedFormPart.DecodingError(reason: "the request's Content-Type names no boundary")
+        }
+        let boundary = contentType[range.upperBound...].split(separator: ";").first.map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }
+        guard let boundary, !boundary.isEmpty, let body else {
+            throw RecordedFormPart.DecodingError(reason: "no boundary or no body")
+        }
+        return try RecordedFormPart.decode(body, boundary: boundary)
     }
 
     /// The body as UTF-8 text; `nil` when there is no body.

@@ -2,7 +2,7 @@ import Foundation
 
 extension NetworkClient {
     /// Starts sending `request` and returns the running call: its upload progress and, when it ends, its decoded
-    /// value. Meant for large bodies, above all ``RequestBody/file(_:contentType:)``, which is streamed from disk.
+    /// value. Meant for large bodies, above all ``RequestBody/file(_:contentType:)`` and ``RequestBody/multipart(_:)``, streamed from disk.
     ///
     /// ```swift
     /// let call = client.upload(NetworkRequest<Receipt>(.post, path: "/videos", body: .file(movieURL)))
@@ -28,6 +28,7 @@ extension NetworkClient {
             switch request.body {
             case .data(let data, _): Int64(data.count)
             case .file(let url, _): BodyFile.size(url)
+            case .multipart(let form): form.contentLength
             case .json, .form, nil: nil
             }
         let reporting = CombinedBehavior([behavior, UploadProgressBehavior(reporter: reporter)])

@@ -25,6 +25,7 @@ enum RequestValidator {
             return "a \(request.method.rawValue) request cannot carry a body"
         }
         if case .file(let url) = request.body, let problem = BodyFile.problem(url) { return problem }
+        if case .multipart(let form) = request.body, let problem = form.problem { return problem }
         return nil
     }
 }

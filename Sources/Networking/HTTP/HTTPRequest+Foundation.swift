@@ -36,6 +36,7 @@ extension HTTPRequest {
         case .none: break
         case .data(let data): request.httpBody = data
         case .file(let url): request.httpBodyStream = InputStream(url: url)
+        case .multipart(let form): request.httpBody = try? form.encodedData()
         }
         return request
     }

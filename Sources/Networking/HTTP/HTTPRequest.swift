@@ -32,16 +32,21 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         /// missing or unreadable file, or a URL that is not a `file:` URL, fails before any I/O with `NetworkError`
         /// of kind `invalidRequest` naming the path.
         case file(URL)
+        /// A `multipart/form-data` body; see ``MultipartFormData``. Its file parts are read from disk for every
+        /// attempt, so it is replayable; the request's `Content-Type` must carry the form's boundary
+        /// (``MultipartFormData/contentType``; the client sets it).
+        case multipart(MultipartFormData)
 
-        /// The bytes of an in-memory body; `nil` for ``none`` and ``file(_:)``.
+        /// The bytes of an in-memory body; `nil` for ``none``, ``file(_:)`` and ``multipart(_:)``.
         public var data: Data? {
             switch self {
-            case .none, .file: nil
+            case .none, .file, .multipart: nil
             case .data(let data): data
             }
         }
 
-        /// Whether the body can be sent again by a retry or a redirect: in-memory and file bodies always can.
+        /// Whether the body can be sent again by a retry or a redirect: in-memory, file and multipart bodies always
+        /// can.
         public var isReplayable: Bool { true }
 
         /// Whether there is nothing to send (a file body counts as something, even an empty file).
@@ -49,7 +54,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .none: true
             case .data(let data): data.isEmpty
-            case .file: false
+            case .file, .multipart: false
             }
         }
     }

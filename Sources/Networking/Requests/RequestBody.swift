@@ -15,6 +15,9 @@ public enum RequestBody: Sendable {
     /// `Content-Length`; `Content-Type` is `contentType`, or `application/octet-stream` when `nil`. A missing or
     /// unreadable file fails before any I/O with `NetworkError` of kind `invalidRequest` naming the path.
     case file(URL, contentType: String? = nil)
+    /// A `multipart/form-data` form (``MultipartFormData``): file parts streamed from disk, an exact
+    /// `Content-Length`, `Content-Type` with the form's boundary.
+    case multipart(MultipartFormData)
 
     /// The `Content-Type` this body implies, if any.
     var defaultContentType: String? {
@@ -23,12 +26,14 @@ public enum RequestBody: Sendable {
         case .json: "application/json"
         case .form: "application/x-www-form-urlencoded; charset=utf-8"
         case .file(_, let contentType): contentType ?? "application/octet-stream"
+        case .multipart(let form): form.contentType
         }
     }
 
     /// The body as the transport sends it.
     func httpBody(with encoder: JSONEncoder) throws -> HTTPRequest.Body {
         if case .file(let url, _) = self { return .file(url) }
+        if case .multipart(let form) = self { return .multipart(form) }
         return .data(try encoded(with: encoder))
     }
 
@@ -46,6 +51,8 @@ public enum RequestBody: Sendable {
             return Data(pairs.joined(separator: "&").utf8)
         case .file(let url, _):
             return try Data(contentsOf: url)
+        case .multipart(let form):
+            return try form.encodedData()
         }
     }
 }

@@ -8,8 +8,27 @@ import Foundation
 extension URLSessionTransportDelegate {
     /// Why the transport cannot send `request`'s body, checked before any I/O; `nil` when it can.
     static func bodyProblem(in request: HTTPRequest) -> String? {
-        guard case .file(let url) = request.body else { return nil }
-        return BodyFile.problem(url)
+        switch request.body {
+        case .file(let url): BodyFile.problem(url)
+        case .multipart(let form): form.problem
+        case .none, .data: nil
+        }
+    }
+
+    /// `request` with a body the tasks can send: a multipart form becomes its bytes in memory when it has no file
+    /// part, else a temporary file written now (returned, for the caller to remove once the call ends), and gets
+    /// its `Content-Type` if the request has none.
+    static func preparingBody(of request: HTTPRequest) throws -> (HTTPRequest, spooled: URL?) {
+        guard case .multipart(let form) = request.body else { return (request, nil) }
+        var prepared = request
+        if !prepared.headerFields.contains(.contentType) { prepared.headerFields[.contentType] = form.contentType }
+        guard MultipartSpool.hasFiles(form) else {
+            prepared.body = .data(try form.encodedData())
+            return (prepared, nil)
+        }
+        let file = try MultipartSpool.write(form)
+        prepared.body = .file(file)
+        return (prepared, file)
     }
 
     /// A new task for one attempt or one redirect hop of `hop`, sent as `urlRequest`: a file body gets an upload
@@ -19,7 +38,7 @@ extension URLSessionTransportDelegate {
         switch hop.body {
         case .file(let url):
             return session.uploadTask(with: urlRequest, fromFile: url)
-        case .none, .data:
+        case .none, .data, .multipart:
             return session.dataTask(with: urlRequest)
         }
     }
