@@ -26,6 +26,15 @@ return (receipt, seen)
 }
 }
 
+func multipartSample(reportURL: URL) -> NetworkRequest<ReadmeUploadSample.Receipt> {
+typealias Receipt = ReadmeUploadSample.Receipt
+var form = MultipartFormData()
+form.append("Ada", name: "author")
+form.appendFile(reportURL, name: "report", filename: "report.txt", contentType: "text/plain")
+let request = NetworkRequest<Receipt>(.post, path: "/reports", body: .multipart(form))
+return request
+}
+
 @Suite struct ReadmeStreamingSamplesTests {
     static func readmeBlock(startingWith prefix: String) throws -> [String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -62,5 +71,21 @@ return (receipt, seen)
         let (receipt, _) = try await ReadmeUploadSample.run(client: client, movieURL: movie)
         #expect(receipt == ReadmeUploadSample.Receipt(id: 42))
         #expect(transport.requests(to: .put, "/videos/42").first?.body == Data(repeating: 1, count: 4096))
+    }
+
+    @Test func theMultipartSampleIsCompiledHereAndTheMockDecodesItsParts() async throws {
+        let sample = try Self.readmeBlock(startingWith: "var form = MultipartFormData()")
+        #expect(sample.count == 4)
+        #expect(try Self.isCompiledHere(sample))
+        let report = try FileBodyTests.temporaryFile(Data("quarterly".utf8), name: "report")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let transport = MockTransport().stub(.post, "/reports", .success(ReadmeUploadSample.Receipt(id: 1)))
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        _ = try await client.send(multipartSample(reportURL: report))
+        let parts = try #require(transport.requests(to: .post, "/reports").first).formParts()
+        #expect(parts.map(\.name) == ["author", "report"])
+        #expect(parts.map(\.filename) == [nil, "report.txt"])
+        #expect(parts.map(\.contentType) == [nil, "text/plain"])
+        #expect(parts.map(\.text) == ["Ada", "quarterly"])
     }
 }
