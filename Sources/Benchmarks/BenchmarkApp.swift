@@ -25,6 +25,11 @@ struct BenchmarkApp {
                 try await ChainBenchmark(rounds: 1, iterations: iterations).profile(variant: arguments[index + 1])
                 return
             }
+            if arguments.contains("--upload-phase") {
+                let (before, after) = try await UploadBenchmark.phase()
+                print(before, after)
+                return
+            }
             if arguments.contains("--streaming-only") {
                 print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
                 return

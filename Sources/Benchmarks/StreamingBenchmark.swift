@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 
-/// Part 5: streaming. `sse-parse`: Server-Sent Events decoded per second in memory, from a `text/event-stream` of
+/// Part 5: streaming and uploads (``UploadBenchmark`` for `upload-file-rss`). `sse-parse`: Server-Sent Events decoded per second in memory, from a `text/event-stream` of
 /// typical events (an id, a type, one line of JSON data; about 100 bytes each) cut into 16 KiB chunks.
 struct StreamingBenchmark {
     let rounds: Int
@@ -43,6 +43,8 @@ struct StreamingBenchmark {
     func targets() throws -> TargetSummary {
         var summary = TargetSummary()
         summary.atLeast("sse-parse", try serverSentEventsPerSecond(), "events/s", 1_000_000, digits: 0)
+        let upload = try UploadBenchmark.run()
+        summary.atMost("upload-file-rss", Double(upload.after) / 1024, "MiB", 64, digits: 1)
         return summary
     }
 }
