@@ -32,7 +32,8 @@ extension NetworkClient {
             case .json, .form, nil: nil
             }
         let reporting = CombinedBehavior([behavior, UploadProgressBehavior(reporter: reporter)])
-        return NetworkCall(reporter: reporter, total: { _ in size }) {
+        let total: @Sendable (Response) -> Int64? = { _ in size }
+        return NetworkCall(reporter: reporter, total: total) {
             try await self.send(request, behavior: reporting)
         }
     }

@@ -16,7 +16,9 @@ extension MultipartFormData {
             var disposition = "Content-Disposition: form-data; name=\"\(Self.escape(part.name))\""
             if let filename = part.filename { disposition += "; filename=\"\(Self.escape(filename))\"" }
             pending.append(contentsOf: "\(disposition)\r\n".utf8)
-            if let contentType = part.contentType { pending.append(contentsOf: "Content-Type: \(contentType)\r\n".utf8) }
+            if let contentType = part.contentType {
+                pending.append(contentsOf: "Content-Type: \(contentType)\r\n".utf8)
+            }
             pending.append(contentsOf: "\r\n".utf8)
             switch part.content {
             case .data(let data):
@@ -51,7 +53,9 @@ extension MultipartFormData {
     var problem: String? {
         for (index, part) in parts.enumerated() {
             let label = "multipart part \(index + 1) (\"\(DisplayText.escapingControlCharacters(part.name))\")"
-            if let contentType = part.contentType, contentType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            if let contentType = part.contentType,
+                contentType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" })
+            {
                 return "the content type of \(label) contains a line break"
             }
             switch part.content {

@@ -5,7 +5,8 @@ enum BodyFile {
     /// Why `url` cannot be sent as a body, naming its path; `nil` when it is a readable regular file.
     static func problem(_ url: URL) -> String? {
         guard url.isFileURL else {
-            return "the body file URL \"\(DisplayText.escapingControlCharacters(url.absoluteString))\" is not a file: URL"
+            return
+                "the body file URL \"\(DisplayText.escapingControlCharacters(url.absoluteString))\" is not a file: URL"
         }
         let path = url.path
         let shown = "\"\(DisplayText.escapingControlCharacters(path))\""

@@ -55,6 +55,7 @@ extension URLSessionTransportDelegate {
     ) {
         guard let reporter = withCall(of: task, { call, _ in call.hop.transferProgress }) ?? nil else { return }
         reporter.report(
-            completedBytes: totalBytesSent, expectedBytes: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
+            completedBytes: totalBytesSent, expectedBytes: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+        )
     }
 }

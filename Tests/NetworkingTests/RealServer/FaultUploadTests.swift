@@ -92,7 +92,8 @@ extension RealServerTests {
             defer { try? FileManager.default.removeItem(at: file) }
             _ = try await FaultServer.client().send(
                 NetworkRequest<Echo>(
-                    .post, path: "/redirect-to", query: Faults.query(key, ["status": "303", "url": "/echo?key=\(key)"]),
+                    .post, path: "/redirect-to",
+                    query: Faults.query(key, ["status": "303", "url": "/echo?key=\(key)"]),
                     body: .file(file)))
             let hits = try await FaultServer.hits(key)
             #expect(hits.requests.map(\.method) == ["POST", "GET"])
@@ -114,7 +115,9 @@ extension RealServerTests {
             let digest = try await call.value
             let seen = await collector.value
             #expect(digest.bytes == contents.count)
-            #expect(seen.last == TransferProgress(completedBytes: Int64(contents.count), expectedBytes: Int64(contents.count)))
+            #expect(
+                seen.last
+                    == TransferProgress(completedBytes: Int64(contents.count), expectedBytes: Int64(contents.count)))
             #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
             #expect(seen.count >= 2, "the transport reports bytes while sending, not only the end: \(seen)")
         }
