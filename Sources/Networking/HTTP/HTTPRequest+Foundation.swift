@@ -26,7 +26,8 @@ extension HTTPRequest {
 
     /// The same request as a Foundation `URLRequest`, for code that needs one; `nil` when the target cannot form a
     /// URL. Repeated header fields are joined into one (with `", "`, or `"; "` for `Cookie`), the only form a
-    /// `URLRequest` can hold.
+    /// `URLRequest` can hold. A file body becomes an `httpBodyStream` reading the file, a multipart body its
+    /// encoded bytes (files read now) in `httpBody`.
     public var urlRequest: URLRequest? {
         guard let url else { return nil }
         var request = URLRequest(url: url)

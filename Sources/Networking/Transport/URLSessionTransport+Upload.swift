@@ -16,9 +16,9 @@ extension URLSessionTransportDelegate {
     }
 
     /// `request` with a body the tasks can send: a multipart form becomes its bytes in memory when it has no file
-    /// part, else a temporary file written now (returned, for the caller to remove once the call ends), and gets
-    /// its `Content-Type` if the request has none.
-    static func preparingBody(of request: HTTPRequest) throws -> (HTTPRequest, spooled: URL?) {
+    /// part, else a temporary file written now off the cooperative threads (returned, for the caller to remove
+    /// once the call ends), and gets its `Content-Type` if the request has none.
+    static func preparingBody(of request: HTTPRequest) async throws -> (HTTPRequest, spooled: URL?) {
         guard case .multipart(let form) = request.body else { return (request, nil) }
         var prepared = request
         if !prepared.headerFields.contains(.contentType) { prepared.headerFields[.contentType] = form.contentType }
@@ -26,7 +26,10 @@ extension URLSessionTransportDelegate {
             prepared.body = .data(try form.encodedData())
             return (prepared, nil)
         }
-        let file = try MultipartSpool.write(form)
+        // Copying files is blocking I/O: it runs on a global queue, not on a thread Swift's executors share.
+        let file = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try MultipartSpool.write(form) }) }
+        }
         prepared.body = .file(file)
         return (prepared, file)
     }

@@ -174,7 +174,7 @@ public final class URLSessionTransport: HTTPTransport {
         let request: HTTPRequest
         let spooled: URL?
         do {
-            (request, spooled) = try URLSessionTransportDelegate.preparingBody(of: original)
+            (request, spooled) = try await URLSessionTransportDelegate.preparingBody(of: original)
         } catch {
             throw TransportError(.other, "the multipart body could not be prepared: \(error); nothing was sent")
         }

@@ -97,4 +97,24 @@ import Testing
         for await progress in call.progress { updates.append(progress) }
         #expect(updates.last == TransferProgress(completedBytes: 1000, expectedBytes: 1000))
     }
+
+    @Test func theFoundationRequestStreamsAFileAndCarriesAFormsBytes() throws {
+        let file = try Self.temporaryFile(Data("abc".utf8))
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/up")!)
+        request.body = .file(file)
+        let stream = try #require(request.urlRequest?.httpBodyStream)
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(stream.read(&buffer, maxLength: 16) == 3)
+        #expect(Array(buffer[..<3]) == Array("abc".utf8))
+        var generator = BehaviorFakes.SeededGenerator(seed: 1)
+        var form = MultipartFormData(using: &generator)
+        form.appendFile(file, name: "f")
+        request.body = .multipart(form)
+        let text = request.urlRequest?.httpBody.map { String(decoding: $0, as: UTF8.self) }
+        #expect(text?.hasPrefix("--\(form.boundary)\r\n") == true)
+        #expect(text?.contains("\r\n\r\nabc\r\n--\(form.boundary)--\r\n") == true)
+    }
 }
