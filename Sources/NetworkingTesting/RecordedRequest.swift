@@ -56,10 +56,11 @@ public struct RecordedRequest: Sendable {
     }
 
     /// The body bytes; `nil` when there is no body. For a file body, the file's contents, and for a multipart
-    /// body, its encoding with its files' contents, read when asked (`nil` if a file cannot be read).
+    /// body, its encoding with its files' contents, read when asked (`nil` if a file cannot be read). `nil` for a
+    /// stream body, which a mock does not consume.
     public var body: Data? {
         switch request.body {
-        case .none, .data: request.body.data
+        case .none, .data, .stream: request.body.data
         case .file(let url): try? Data(contentsOf: url)
         case .multipart(let form): try? form.encodedData()
         }

@@ -29,6 +29,7 @@ extension NetworkClient {
             case .data(let data, _): Int64(data.count)
             case .file(let url, _): BodyFile.size(url)
             case .multipart(let form): form.contentLength
+            case .stream(let stream, _): stream.length
             case .json, .form, nil: nil
             }
         let reporting = CombinedBehavior([behavior, UploadProgressBehavior(reporter: reporter)])

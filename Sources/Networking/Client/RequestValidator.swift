@@ -26,6 +26,9 @@ enum RequestValidator {
         }
         if case .file(let url) = request.body, let problem = BodyFile.problem(url) { return problem }
         if case .multipart(let form) = request.body, let problem = form.problem { return problem }
+        if case .stream(let stream) = request.body, stream.isConsumed {
+            return "the body stream was consumed by an earlier sending and cannot be restarted"
+        }
         return nil
     }
 }

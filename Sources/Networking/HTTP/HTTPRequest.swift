@@ -36,25 +36,29 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         /// attempt, so it is replayable; the request's `Content-Type` must carry the form's boundary
         /// (``MultipartFormData/contentType``; the client sets it).
         case multipart(MultipartFormData)
+        /// Bytes produced by an async sequence; see ``BodyStream``. Replayable only when restartable.
+        case stream(BodyStream)
 
-        /// The bytes of an in-memory body; `nil` for ``none``, ``file(_:)`` and ``multipart(_:)``.
+        /// The bytes of an in-memory body; `nil` for the others.
         public var data: Data? {
             switch self {
-            case .none, .file, .multipart: nil
+            case .none, .file, .multipart, .stream: nil
             case .data(let data): data
             }
         }
 
-        /// Whether the body can be sent again by a retry or a redirect: in-memory, file and multipart bodies always
-        /// can.
-        public var isReplayable: Bool { true }
+        /// Whether the body can be sent again by a retry: in-memory, file and multipart bodies always can, a stream
+        /// only when it is restartable (``BodyStream/isRestartable``).
+        public var isReplayable: Bool {
+            if case .stream(let stream) = self { stream.isRestartable } else { true }
+        }
 
         /// Whether there is nothing to send (a file body counts as something, even an empty file).
         public var isEmpty: Bool {
             switch self {
             case .none: true
             case .data(let data): data.isEmpty
-            case .file, .multipart: false
+            case .file, .multipart, .stream: false
             }
         }
     }

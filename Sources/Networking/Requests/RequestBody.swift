@@ -2,8 +2,8 @@ import Foundation
 
 /// The body of a ``NetworkRequest``.
 ///
-/// Every body can be replayed by a retry or a 307/308 redirect: in-memory bodies are sent again, a file is read
-/// again from the start. The client sets `Content-Type` from the body unless the request names one itself.
+/// Every body but a one-time stream can be replayed by a retry or a 307/308 redirect: in-memory bodies are sent
+/// again, a file is read again from the start, a restartable stream is produced again. The client sets `Content-Type` from the body unless the request names one itself.
 public enum RequestBody: Sendable {
     /// Raw bytes, sent as they are, with an optional `Content-Type`.
     case data(Data, contentType: String? = nil)
@@ -18,6 +18,9 @@ public enum RequestBody: Sendable {
     /// A `multipart/form-data` form (``MultipartFormData``): file parts streamed from disk, an exact
     /// `Content-Length`, `Content-Type` with the form's boundary.
     case multipart(MultipartFormData)
+    /// Bytes produced by an async sequence (``BodyStream``); `Content-Type` is `contentType`, or
+    /// `application/octet-stream` when `nil`. Retried only when the stream is restartable.
+    case stream(BodyStream, contentType: String? = nil)
 
     /// The `Content-Type` this body implies, if any.
     var defaultContentType: String? {
@@ -27,6 +30,7 @@ public enum RequestBody: Sendable {
         case .form: "application/x-www-form-urlencoded; charset=utf-8"
         case .file(_, let contentType): contentType ?? "application/octet-stream"
         case .multipart(let form): form.contentType
+        case .stream(_, let contentType): contentType ?? "application/octet-stream"
         }
     }
 
@@ -34,6 +38,7 @@ public enum RequestBody: Sendable {
     func httpBody(with encoder: JSONEncoder) throws -> HTTPRequest.Body {
         if case .file(let url, _) = self { return .file(url) }
         if case .multipart(let form) = self { return .multipart(form) }
+        if case .stream(let stream, _) = self { return .stream(stream) }
         return .data(try encoded(with: encoder))
     }
 
@@ -53,6 +58,8 @@ public enum RequestBody: Sendable {
             return try Data(contentsOf: url)
         case .multipart(let form):
             return try form.encodedData()
+        case .stream:
+            return Data()
         }
     }
 }

@@ -11,6 +11,8 @@ extension URLSessionTransportDelegate {
         switch request.body {
         case .file(let url): BodyFile.problem(url)
         case .multipart(let form): form.problem
+        case .stream(let stream):
+            stream.isConsumed ? "the body stream was consumed by an earlier sending and cannot be restarted" : nil
         case .none, .data: nil
         }
     }
@@ -19,6 +21,12 @@ extension URLSessionTransportDelegate {
     /// part, else a temporary file written now off the cooperative threads (returned, for the caller to remove
     /// once the call ends), and gets its `Content-Type` if the request has none.
     static func preparingBody(of request: HTTPRequest) async throws -> (HTTPRequest, spooled: URL?) {
+        if case .stream(let stream) = request.body {
+            let file = try await StreamSpool.write(stream)
+            var prepared = request
+            prepared.body = .file(file)
+            return (prepared, file)
+        }
         guard case .multipart(let form) = request.body else { return (request, nil) }
         var prepared = request
         if !prepared.headerFields.contains(.contentType) { prepared.headerFields[.contentType] = form.contentType }
@@ -41,7 +49,7 @@ extension URLSessionTransportDelegate {
         switch hop.body {
         case .file(let url):
             return session.uploadTask(with: urlRequest, fromFile: url)
-        case .none, .data, .multipart:
+        case .none, .data, .multipart, .stream:
             return session.dataTask(with: urlRequest)
         }
     }

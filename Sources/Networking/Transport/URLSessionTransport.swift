@@ -175,8 +175,10 @@ public final class URLSessionTransport: HTTPTransport {
         let spooled: URL?
         do {
             (request, spooled) = try await URLSessionTransportDelegate.preparingBody(of: original)
+        } catch let error as CancellationError {
+            throw error
         } catch {
-            throw TransportError(.other, "the multipart body could not be prepared: \(error); nothing was sent")
+            throw TransportError(.other, "the request body could not be prepared: \(error); nothing was sent")
         }
         defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
         let freshConnection =

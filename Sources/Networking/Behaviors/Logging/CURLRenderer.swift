@@ -55,6 +55,7 @@ public struct CURLRenderer: Sendable {
         switch request.body {
         case .file(let url): arguments += ["--data-binary", Self.quoted("@" + url.path)]
         case .multipart(let form): comment = " # multipart/form-data body of \(form.parts.count) parts left out"
+        case .stream: comment = " # streamed body left out"
         case .none, .data: break
         }
         arguments.append(Self.quoted(redaction.displayTarget(of: request)))
