@@ -69,7 +69,11 @@ public struct BodyStream: Sendable, Hashable {
     package func takeChunks() -> Chunks? {
         switch source {
         case .restartable(let restart): restart()
-        case .once(let box): box.withLock { chunks in defer { chunks = nil }; return chunks }
+        case .once(let box):
+            box.withLock { chunks in
+                defer { chunks = nil }
+                return chunks
+            }
         }
     }
 

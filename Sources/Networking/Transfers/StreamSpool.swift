@@ -30,7 +30,8 @@ enum StreamSpool {
             }
             if let length = stream.length, count != length {
                 throw Failure(
-                    description: "the body stream produced \(count > length ? "more than \(length)" : "\(count)") bytes,"
+                    description:
+                        "the body stream produced \(count > length ? "more than \(length)" : "\(count)") bytes,"
                         + " not the announced \(length)")
             }
         } catch {

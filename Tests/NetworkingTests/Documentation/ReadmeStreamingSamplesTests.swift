@@ -35,6 +35,16 @@ let request = NetworkRequest<Receipt>(.post, path: "/reports", body: .multipart(
 return request
 }
 
+func streamSample() -> NetworkRequest<ReadmeUploadSample.Receipt> {
+typealias Receipt = ReadmeUploadSample.Receipt
+let lines = BodyStream { AsyncThrowingStream { continuation in
+    for line in ["one\n", "two\n"] { continuation.yield(Data(line.utf8)) }
+    continuation.finish()
+} }
+let request = NetworkRequest<Receipt>(.put, path: "/logs/today", body: .stream(lines, contentType: "text/plain"))
+return request
+}
+
 @Suite struct ReadmeStreamingSamplesTests {
     static func readmeBlock(startingWith prefix: String) throws -> [String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -87,5 +97,22 @@ return request
         #expect(parts.map(\.filename) == [nil, "report.txt"])
         #expect(parts.map(\.contentType) == [nil, "text/plain"])
         #expect(parts.map(\.text) == ["Ada", "quarterly"])
+    }
+
+    @Test func theStreamSampleIsCompiledHereAndRestartsForEveryAttempt() async throws {
+        let sample = try Self.readmeBlock(startingWith: "let lines = BodyStream")
+        #expect(sample.count == 5)
+        #expect(try Self.isCompiledHere(sample))
+        guard case .stream(let stream, let contentType) = streamSample().body else {
+            Issue.record("the sample's body is not a stream")
+            return
+        }
+        #expect(contentType == "text/plain")
+        #expect(stream.isRestartable)
+        for _ in 0..<2 {
+            var text = ""
+            for try await chunk in try #require(stream.takeChunks()) { text += String(decoding: chunk, as: UTF8.self) }
+            #expect(text == "one\ntwo\n")
+        }
     }
 }
