@@ -49,7 +49,7 @@ public struct BodyStream: Sendable, Hashable {
     /// Creates a stream that can be sent once.
     /// - Parameters:
     ///   - length: The number of bytes the sequence produces, if known.
-    ///   - once: The chunks.
+    ///   - chunks: The chunks.
     public init(length: Int64? = nil, once chunks: Chunks) {
         self.length = length
         self.source = .once(LockedBox(chunks))
