@@ -26,7 +26,7 @@ struct BenchmarkApp {
                 return
             }
             if arguments.contains("--upload-phase") {
-                let (before, after) = try await UploadBenchmark.phase()
+                let (before, after) = try await UploadBenchmark.phase(multipart: arguments.contains("multipart"))
                 print(before, after)
                 return
             }

@@ -45,6 +45,8 @@ struct StreamingBenchmark {
         summary.atLeast("sse-parse", try serverSentEventsPerSecond(), "events/s", 1_000_000, digits: 0)
         let upload = try UploadBenchmark.run()
         summary.atMost("upload-file-rss", Double(upload.after) / 1024, "MiB", 64, digits: 1)
+        let form = try UploadBenchmark.run(multipart: true)
+        summary.atMost("upload-multipart-rss", Double(form.after) / 1024, "MiB", 64, digits: 1)
         return summary
     }
 }
