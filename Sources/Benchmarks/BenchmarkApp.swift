@@ -2,7 +2,7 @@ import Foundation
 
 /// `make bench`: measures the cost of the client side by side in one run and prints one table.
 ///
-/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--profile
+/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--streaming-only` (part 5 alone), `--profile
 /// a|b|c [N]` (one in-memory variant N times, for a profiler).
 @main
 struct BenchmarkApp {
@@ -23,6 +23,15 @@ struct BenchmarkApp {
                 // For instruction-count profiling: one in-memory variant, no server.
                 let iterations = index + 2 < arguments.count ? Int(arguments[index + 2]) ?? 20_000 : 20_000
                 try await ChainBenchmark(rounds: 1, iterations: iterations).profile(variant: arguments[index + 1])
+                return
+            }
+            if arguments.contains("--upload-phase") {
+                let (before, after) = try await UploadBenchmark.phase(multipart: arguments.contains("multipart"))
+                print(before, after)
+                return
+            }
+            if arguments.contains("--streaming-only") {
+                print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
                 return
             }
             if arguments.contains("--loopback-only") {
@@ -51,6 +60,7 @@ struct BenchmarkApp {
             print(report.text)
             print("")
             print(report.targets.text)
+            print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
             exit(1)

@@ -55,8 +55,38 @@ public struct RecordedRequest: Sendable {
         request.headerFields[name]
     }
 
-    /// The body bytes; `nil` when there is no body.
-    public var body: Data? { request.body.data }
+    /// The body bytes; `nil` when there is no body. For a file body, the file's contents, and for a multipart
+    /// body, its encoding with its files' contents, read when asked (`nil` if a file cannot be read). `nil` for a
+    /// stream body, which a mock does not consume.
+    public var body: Data? {
+        switch request.body {
+        case .none, .data, .stream: request.body.data
+        case .file(let url): try? Data(contentsOf: url)
+        case .multipart(let form): try? form.encodedData()
+        }
+    }
+
+    /// The parts of a `multipart/form-data` body, decoded with the boundary of the request's `Content-Type`.
+    ///
+    /// ```swift
+    /// let parts = try transport.requests(to: .post, "/uploads")[0].formParts()
+    /// #expect(parts.map(\.name) == ["author", "movie"])
+    /// ```
+    /// - Returns: The parts in order.
+    /// - Throws: ``RecordedFormPart/DecodingError`` when the request has no boundary or the body does not follow the
+    ///   format.
+    public func formParts() throws -> [RecordedFormPart] {
+        guard let contentType = header(.contentType), let range = contentType.range(of: "boundary=") else {
+            throw RecordedFormPart.DecodingError(reason: "the request's Content-Type names no boundary")
+        }
+        let boundary = contentType[range.upperBound...].split(separator: ";").first.map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }
+        guard let boundary, !boundary.isEmpty, let body else {
+            throw RecordedFormPart.DecodingError(reason: "no boundary or no body")
+        }
+        return try RecordedFormPart.decode(body, boundary: boundary)
+    }
 
     /// The body as UTF-8 text; `nil` when there is no body.
     public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }

@@ -39,6 +39,7 @@ Normal
                                    under K/closed and stop
     /headers-delay-ms/N            same as /delay-ms/N
 Stateful
+    /upload-digest                 {"bytes": N, "adler32": sum, "content_length": header} of the body
     /flaky/N/CODE?key=K[&retry_after=V]  first N hits answer CODE (+Retry-After V)
     /auth?key=K&token=T            200 with "Authorization: Bearer T", else 401
     /cacheable?key=K[&max_age=N][&etag=E][&vary=H][&cache_control=C]
@@ -200,6 +201,12 @@ def echo(h):
                        "query": h.query, "headers": h.header_dict(),
                        "raw_headers": [[name, value] for name, value in h.headers.items()],
                        "body": h.body.decode("utf-8", errors="replace")})
+
+@route(r"/upload-digest")
+def upload_digest(h):
+    h.reply_json(200, {"bytes": len(h.body), "adler32": zlib.adler32(h.body),
+                       "content_length": h.headers.get("Content-Length"),
+                       "content_type": h.headers.get("Content-Type")})
 
 @route(r"/status/(\d+)")
 def status(h, code):

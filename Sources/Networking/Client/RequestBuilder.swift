@@ -76,7 +76,7 @@ struct RequestBuilder: Sendable {
             throw refuse("a \(request.method.rawValue) request cannot carry a body", built)
         }
         do {
-            built.body = .data(try body.encoded(with: encoder))
+            built.body = try body.httpBody(with: encoder)
         } catch {
             throw NetworkError(
                 .encoding, requestName: name, message: "the body could not be encoded: \(error)", builtRequest: built,

@@ -26,7 +26,8 @@ extension HTTPRequest {
 
     /// The same request as a Foundation `URLRequest`, for code that needs one; `nil` when the target cannot form a
     /// URL. Repeated header fields are joined into one (with `", "`, or `"; "` for `Cookie`), the only form a
-    /// `URLRequest` can hold.
+    /// `URLRequest` can hold. A file body becomes an `httpBodyStream` reading the file, a multipart body its
+    /// encoded bytes (files read now) in `httpBody`; a stream body is left out.
     public var urlRequest: URLRequest? {
         guard let url else { return nil }
         var request = URLRequest(url: url)
@@ -35,6 +36,9 @@ extension HTTPRequest {
         switch body {
         case .none: break
         case .data(let data): request.httpBody = data
+        case .file(let url): request.httpBodyStream = InputStream(url: url)
+        case .multipart(let form): request.httpBody = try? form.encodedData()
+        case .stream: break
         }
         return request
     }

@@ -190,7 +190,7 @@ extension URLSessionTransportDelegate {
     fileprivate func restart(_ call: UInt64, with request: URLRequest, on session: URLSession) {
         onQueue { [self] in
             guard isPending(call) else { return }
-            let task = session.dataTask(with: request)
+            guard let task = makeTask(for: call, request, on: session) else { return }
             if bind(task, to: call) { task.resume() } else { task.cancel() }
         }
     }

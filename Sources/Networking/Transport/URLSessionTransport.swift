@@ -156,8 +156,8 @@ public final class URLSessionTransport: HTTPTransport {
         limit.map { $0.seconds.rounded(.up) + 1 } ?? 60
     }
 
-    private func send(_ request: HTTPRequest, limit: Duration?) async throws -> (HTTPResponse, Data) {
-        if let reason = request.invalidReason {
+    private func send(_ original: HTTPRequest, limit: Duration?) async throws -> (HTTPResponse, Data) {
+        if let reason = original.invalidReason {
             // A caller using the transport without a client: a refused write is never sent without its field.
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
         }
@@ -168,6 +168,19 @@ public final class URLSessionTransport: HTTPTransport {
                     + " nothing was sent. On Linux, add the authority to the system store instead",
                 secureConnectionFailure: .certificate)
         }
+        if let problem = URLSessionTransportDelegate.bodyProblem(in: original) {
+            throw TransportError(.other, "\(problem); nothing was sent")
+        }
+        let request: HTTPRequest
+        let spooled: URL?
+        do {
+            (request, spooled) = try await URLSessionTransportDelegate.preparingBody(of: original)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw TransportError(.other, "the request body could not be prepared: \(error); nothing was sent")
+        }
+        defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
         let timeoutInterval = Self.foundationTimeout(for: limit)
@@ -194,7 +207,7 @@ public final class URLSessionTransport: HTTPTransport {
                 let start: @Sendable () -> Void = { [self] in
                     withExtendedLifetime(self) {
                         guard calls.isPending(call) else { return }
-                        let task = session.dataTask(with: urlRequest)
+                        let task = URLSessionTransportDelegate.makeTask(for: request, urlRequest, on: session)
                         if calls.bind(task, to: call) {
                             task.resume()
                         } else {

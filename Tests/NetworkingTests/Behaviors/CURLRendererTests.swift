@@ -70,6 +70,20 @@ import Testing
         #expect(quoted.hasPrefix("'") && quoted.hasSuffix("'"))
         #expect(try shellEcho(quoted) == text)
     }
+
+    @Test func aFileBodyIsReadByCurlFromItsPathAndAFormIsNamedNotShown() {
+        var request = HTTPRequest(method: .put, url: URL(string: "https://api.example.test/v1/up")!)
+        request.body = .file(URL(fileURLWithPath: "/tmp/movie.mp4"))
+        #expect(
+            CURLRenderer().render(request)
+                == "curl -X 'PUT' --data-binary '@/tmp/movie.mp4' 'https://api.example.test/v1/up'")
+        var form = MultipartFormData()
+        form.append("x", name: "a")
+        request.body = .multipart(form)
+        #expect(
+            CURLRenderer().render(request)
+                == "curl -X 'PUT' 'https://api.example.test/v1/up' # multipart/form-data body of 1 parts left out")
+    }
 }
 
 /// What `/bin/sh` makes of `word`: run `printf %s <word>` and read its output back.

@@ -35,7 +35,7 @@ public struct CURLRenderer: Sendable {
         let method = request.method.rawValue
         let body = request.body.data ?? Data()
         switch method {
-        case "GET" where body.isEmpty: break
+        case "GET" where request.body.isEmpty: break
         case "HEAD": arguments.append("--head")
         default: arguments += ["-X", Self.quoted(method)]
         }
@@ -51,6 +51,12 @@ public struct CURLRenderer: Sendable {
             } else {
                 comment = " # binary body of \(body.count) bytes left out"
             }
+        }
+        switch request.body {
+        case .file(let url): arguments += ["--data-binary", Self.quoted("@" + url.path)]
+        case .multipart(let form): comment = " # multipart/form-data body of \(form.parts.count) parts left out"
+        case .stream: comment = " # streamed body left out"
+        case .none, .data: break
         }
         arguments.append(Self.quoted(redaction.displayTarget(of: request)))
         return Redaction.scrub(arguments.joined(separator: " ") + comment, secrets: redaction.secrets(in: request))

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Collects a ``BodyStream`` in a temporary file, so that a transport can send it from disk with an exact length.
+enum StreamSpool {
+    /// Why a stream could not be collected.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Writes the stream's chunks to a new temporary file and returns its URL; the caller removes it.
+    /// - Throws: ``Failure`` when a one-time stream was already taken or the byte count differs from the announced
+    ///   length; the sequence's own error; a file system error.
+    static func write(_ stream: BodyStream) async throws -> URL {
+        guard let chunks = stream.takeChunks() else {
+            throw Failure(description: "the body stream was consumed by an earlier sending and cannot be restarted")
+        }
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("networking-stream-\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        do {
+            let output = try FileHandle(forWritingTo: url)
+            defer { try? output.close() }
+            var count: Int64 = 0
+            for try await chunk in chunks {
+                try output.write(contentsOf: chunk)
+                count += Int64(chunk.count)
+                if let length = stream.length, count > length { break }
+            }
+            if let length = stream.length, count != length {
+                throw Failure(
+                    description:
+                        "the body stream produced \(count > length ? "more than \(length)" : "\(count)") bytes,"
+                        + " not the announced \(length)")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+        return url
+    }
+}
