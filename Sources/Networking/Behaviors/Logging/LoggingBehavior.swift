@@ -15,6 +15,10 @@ import Foundation
 /// character is escaped, so a line is always one line whatever a header, message or body contains, and every
 /// redacted value is also scrubbed from the rest of the line.
 ///
+/// - **Streamed bodies** (``NetworkClient/stream(_:behavior:)``, downloads): the completion line comes with the
+///   head and ends with `, streaming`; a third line follows when the stream ends, with the byte count and never the
+///   body: `[Networking 3F2A9C1B] stream finished GET https://… in 1200 ms, 1048576 bytes` (or `stream failed`,
+///   with the error, or `stream cancelled`).
 /// - **Where to put it:** outside retry for one pair of lines per call, inside retry for one pair per attempt.
 ///   It only sees headers that outer behaviors have set: put it outside authorization, and the `Authorization`
 ///   header never even reaches it.
@@ -91,6 +95,9 @@ public struct LoggingBehavior: RequestBehavior {
                 request, shownURL: shown, response: response, body: body, elapsed: clock.now() - start,
                 context: context)
             await emit(line, secrets: secrets)
+            if case .stream(let stream) = body {
+                logEnd(of: stream, request, shownURL: shown, start: start, context: context, secrets: secrets)
+            }
             return (response, body)
         } catch {
             let line = failureLine(
@@ -100,7 +107,7 @@ public struct LoggingBehavior: RequestBehavior {
         }
     }
 
-    private func emit(_ line: String, secrets: [String]) async {
+    func emit(_ line: String, secrets: [String]) async {
         await sink.write(DisplayText.escapingControlCharacters(Redaction.scrub(line, secrets: secrets)))
     }
 }
