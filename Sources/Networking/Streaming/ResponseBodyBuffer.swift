@@ -97,10 +97,6 @@ package final class ResponseBodyBuffer: Sendable {
                 state.ending = .cancelled
                 return Self.terminate(&state, demand: [])
             }
-            var outcome = outcome
-            if case .failed(let error) = outcome, let transform = state.errorTransform {
-                outcome = .failed(transform(error))
-            }
             if case .cancelled = outcome {
                 state.chunks = []
                 state.head = 0
@@ -122,7 +118,11 @@ package final class ResponseBodyBuffer: Sendable {
 
     /// Records the end for the observers, once the reader has had everything it will get.
     private static func terminate(_ state: inout State, demand: [CheckedContinuation<Void, any Error>]) -> Ending {
-        let outcome = state.ending ?? .finished
+        var outcome = state.ending ?? .finished
+        // The client's mapping applies when the error is handed out: the transfer may fail before it is set.
+        if case .failed(let error) = outcome, let transform = state.errorTransform {
+            outcome = .failed(transform(error))
+        }
         let termination = ResponseBodyStream.Termination(outcome: outcome, byteCount: state.deliveredBytes)
         state.termination = termination
         let observers = state.observers
