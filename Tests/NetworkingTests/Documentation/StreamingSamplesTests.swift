@@ -46,3 +46,28 @@ for try await chunk in streamed {
         #expect(mock.requestCount == 1)
     }
 }
+
+// README.md's download sample, verbatim (indentation aside).
+func downloadSample(client: NetworkClient, destination: URL) async throws -> DownloadResult {
+let call = client.download(NetworkRequest<Data>(path: "/files/big.iso"), to: destination)
+for await step in call.progress {
+    print(step)
+}
+let result = try await call.value
+return result
+}
+
+@Suite struct DownloadSamplesTests {
+    @Test func theDownloadSampleInReadmeIsCompiledHereAndRuns() async throws {
+        let block = try #require(
+            try StreamingSamplesTests.readme().components(separatedBy: "```swift\n")
+                .first { $0.hasPrefix("let call = client.download(") }?.components(separatedBy: "\n```").first)
+        #expect(try StreamingSamplesTests.appearsHere(block), "README.md's download sample is not the code compiled here")
+        let mock = MockTransport().stub(.get, "/files/big.iso", .data(Data("iso".utf8)))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("sample-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let result = try await downloadSample(client: makeClient(transport: mock), destination: destination)
+        #expect(result.byteCount == 3)
+        #expect(try Data(contentsOf: destination) == Data("iso".utf8))
+    }
+}
