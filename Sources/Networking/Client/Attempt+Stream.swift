@@ -102,7 +102,8 @@ extension Attempt {
     /// Up to ``streamedErrorBodyLimit`` bytes of `stream`, read within `limit`; the stream is cancelled after.
     private static func prefix(of stream: ResponseBodyStream, limit: Duration, clock: any NetworkClock) async -> Data {
         defer { stream.cancel() }
-        let collected = try? await withTimeLimit(limit, clock: clock, onTimeout: { TimeLimitExceeded() }) {
+        let timeout: @Sendable () -> any Error = { TimeLimitExceeded() }
+        let collected = try? await withTimeLimit(limit, clock: clock, onTimeout: timeout) {
             var data = Data()
             for try await chunk in stream {
                 data.append(chunk.prefix(streamedErrorBodyLimit - data.count))

@@ -29,9 +29,10 @@ extension NetworkClient {
         _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior = EmptyBehavior()
     ) -> NetworkCall<DownloadResult> {
         let reporter = TransferProgressReporter()
-        return NetworkCall(reporter: reporter, total: { $0.byteCount }) { [self] in
+        let operation: @Sendable () async throws -> DownloadResult = { [self] in
             try await runDownload(request, to: destination, behavior: behavior, reporter: reporter)
         }
+        return NetworkCall(reporter: reporter, total: \.byteCount, operation: operation)
     }
 
     private func runDownload<Response>(

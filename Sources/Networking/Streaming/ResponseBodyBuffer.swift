@@ -90,7 +90,9 @@ package final class ResponseBodyBuffer: Sendable {
         let (waiter, result, termination, observers, demand) = state.withLock { (state: inout State) -> Ending in
             if state.ending != nil {
                 // A reader that leaves chunks unread ends the stream as cancelled.
-                guard case .cancelled = outcome, state.termination == nil else { return (nil, .success(nil), nil, [], []) }
+                guard case .cancelled = outcome, state.termination == nil else {
+                    return (nil, .success(nil), nil, [], [])
+                }
                 state.chunks = []
                 state.head = 0
                 state.bufferedBytes = 0
@@ -142,7 +144,8 @@ package final class ResponseBodyBuffer: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let (result, demand, activity, termination, observers) = state.withLock { (state: inout State) -> Step in
+                let (result, demand, activity, termination, observers) = state.withLock {
+                    (state: inout State) -> Step in
                     if state.head < state.chunks.count {
                         let chunk = state.chunks[state.head]
                         state.head += 1
@@ -215,7 +218,9 @@ package final class ResponseBodyBuffer: Sendable {
 extension ResponseBodyBuffer {
     /// Sets what the client adds to a stream: a call on each chunk in or out (the idle timer's activity) and the
     /// mapping of a transfer error to the call's ``NetworkError``.
-    func configure(onActivity: @escaping @Sendable () -> Void, errorTransform: @escaping @Sendable (any Error) -> any Error) {
+    func configure(
+        onActivity: @escaping @Sendable () -> Void, errorTransform: @escaping @Sendable (any Error) -> any Error
+    ) {
         state.withLock { state in
             state.onActivity = onActivity
             state.errorTransform = errorTransform

@@ -16,7 +16,8 @@ struct PartialDownload: Sendable {
 
     /// The resume rule for what is on disk now.
     func rule() -> DownloadResume {
-        let size = (try? FileManager.default.attributesOfItem(atPath: partialURL.path)[.size] as? NSNumber)?
+        let size =
+            (try? FileManager.default.attributesOfItem(atPath: partialURL.path)[.size] as? NSNumber)?
             .int64Value ?? 0
         let validator = (try? String(contentsOf: validatorURL, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)

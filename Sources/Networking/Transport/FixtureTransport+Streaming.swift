@@ -37,7 +37,8 @@ extension FixtureTransport: StreamingHTTPTransport {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
             throw FixtureError(
-                .invalidFixture, request: name, file: file, directory: directory.path, reason: "the file cannot be read")
+                .invalidFixture, request: name, file: file, directory: directory.path, reason: "the file cannot be read"
+            )
         }
         var sized = head
         if let size = try? handle.seekToEnd(), !sized.headerFields.contains(.contentLength) {

@@ -55,9 +55,11 @@ extension URLSessionTransport: StreamingHTTPTransport {
             // Ended by the reader or the client (cancelled, timed out): stop the transfer, close the connection.
             if let id = callID.withLock({ $0 }) { calls.finish(id, with: .failure(CancellationError())) }
         }
-        let (response, data) = try await send(request, limit: nil, stream: feed, registered: { id in
-            callID.withLock { $0 = id }
-        })
+        let (response, data) = try await send(
+            request, limit: nil, stream: feed,
+            registered: { id in
+                callID.withLock { $0 = id }
+            })
         if !feed.isDelivered {
             // The whole answer came before the head was handed over (a refused redirect's 3xx, a rejected challenge).
             continuation.yield(data)

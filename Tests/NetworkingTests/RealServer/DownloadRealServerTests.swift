@@ -101,8 +101,11 @@ struct DownloadRealServerTests {
         #expect(String(decoding: text, as: UTF8.self).split(separator: "\n").count == 5)
         var dripped = 0
         let drip = NetworkRequest<Data>(
-            path: "/drip", query: [.init(name: "numbytes", value: "10"), .init(name: "duration", value: "0.5"),
-                .init(name: "delay", value: "0")])
+            path: "/drip",
+            query: [
+                .init(name: "numbytes", value: "10"), .init(name: "duration", value: "0.5"),
+                .init(name: "delay", value: "0"),
+            ])
         for try await chunk in try await client.stream(drip) { dripped += chunk.count }
         #expect(dripped == 10)
     }

@@ -18,7 +18,8 @@ struct FaultStreamingTests {
     }
 
     static func request(_ path: String, _ query: [String: String]) -> NetworkRequest<Data> {
-        NetworkRequest<Data>(path: path, query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0, value: $1) })
+        NetworkRequest<Data>(
+            path: path, query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0, value: $1) })
     }
 
     @Test("the body arrives chunk by chunk, every byte, on one hit")

@@ -86,7 +86,8 @@ import Testing
 
     @Test func retryReRunsAStreamOnlyBeforeItsHeadReachesTheCaller() async throws {
         let mock = MockTransport().stub(
-            .get, "/feed", .serviceUnavailable(), .streamed(Self.chunks, end: .fail(TransportError(.connectionLost, "cut"))))
+            .get, "/feed", .serviceUnavailable(),
+            .streamed(Self.chunks, end: .fail(TransportError(.connectionLost, "cut"))))
         let client = makeClient(
             transport: mock, behavior: .retry(clock: TestClock()), clock: TestClock(mode: .manual))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
@@ -106,7 +107,9 @@ import Testing
 
     @Test func aTransportThatCannotStreamFailsWithATypedError() async throws {
         struct PlainTransport: HTTPTransport {
-            func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) { (HTTPResponse(status: .ok), Data()) }
+            func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+                (HTTPResponse(status: .ok), Data())
+            }
         }
         let client = makeClient(transport: PlainTransport())
         let error = await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/feed")) }
@@ -150,7 +153,9 @@ import Testing
         #expect(lines.current.first?.contains("200 GET https://api.example.test/v1/feed in 0 ms, streaming") == true)
         _ = try await Self.read(streamed)
         await BehaviorFakes.waitUntil { lines.current.count == 2 }
-        #expect(lines.current.last?.hasSuffix("stream finished GET https://api.example.test/v1/feed in 0 ms, 13 bytes") == true)
+        #expect(
+            lines.current.last?.hasSuffix("stream finished GET https://api.example.test/v1/feed in 0 ms, 13 bytes")
+                == true)
         #expect(!lines.current.joined().contains("three"))
     }
 }

@@ -71,8 +71,10 @@ import Testing
         try Data("stale".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         try Data("\"old\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial-validator"))
         let mock = MockTransport().stub(.get, "/file", .data(Data("fresh file".utf8), headers: [.eTag: "\"new\""]))
-        let result = try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
-            .value
+        let result = try await makeClient(transport: mock).download(
+            NetworkRequest<Data>(path: "/file"), to: destination
+        )
+        .value
         #expect(mock.lastRequest?.header(.ifRange) == "\"old\"")
         #expect(result.resumedFromByte == 0)
         #expect(try Data(contentsOf: destination) == Data("fresh file".utf8))
@@ -85,8 +87,10 @@ import Testing
         try Data("done".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         try Data("\"v1\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial-validator"))
         let mock = MockTransport().stub(.get, "/file", .status(416, headers: [.contentRange: "bytes */4"]))
-        let result = try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
-            .value
+        let result = try await makeClient(transport: mock).download(
+            NetworkRequest<Data>(path: "/file"), to: destination
+        )
+        .value
         #expect(result.byteCount == 4)
         #expect(try Data(contentsOf: destination) == Data("done".utf8))
     }

@@ -6,7 +6,8 @@ import Testing
 /// `FixtureTransport` serving files to `stream` and `download`.
 @Suite struct FixtureStreamingTests {
     static func fixtures() throws -> (URL, Data) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-stream-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fixture-stream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("files"), withIntermediateDirectories: true)
         let payload = Data((0..<200_000).map { UInt8($0 % 253) })
