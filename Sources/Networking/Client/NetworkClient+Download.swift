@@ -102,9 +102,15 @@ extension NetworkClient {
             partial.storeValidator(
                 DownloadResume.validator(etag: fields[.eTag], lastModified: fields[.lastModified]))
             reporter.report(completedBytes: written, expectedBytes: expected)
+            // Each wake-up takes every chunk already buffered and writes them in one call: a few large writes
+            // instead of one per network read.
+            var pending = Data()
             for try await chunk in stream {
-                try partial.write(chunk, to: handle)
-                written += Int64(chunk.count)
+                pending.append(chunk)
+                for more in stream.buffer.takeBuffered() { pending.append(more) }
+                try partial.write(pending, to: handle)
+                written += Int64(pending.count)
+                pending.removeAll(keepingCapacity: true)
                 reporter.report(completedBytes: written, expectedBytes: expected)
             }
         } catch let error as DownloadFileError {

@@ -194,7 +194,7 @@ package final class ResponseBodyBuffer: Sendable {
         }
     }
 
-    private static func combine(_ demand: (@Sendable () -> Void)?, _ waiters: [CheckedContinuation<Void, any Error>])
+    static func combine(_ demand: (@Sendable () -> Void)?, _ waiters: [CheckedContinuation<Void, any Error>])
         -> (@Sendable () -> Void)?
     {
         guard !waiters.isEmpty else { return demand }
@@ -232,4 +232,32 @@ extension ResponseBodyBuffer {
 
     /// Whether the stream has ended for its observers.
     var isTerminated: Bool { state.withLock { $0.termination != nil } }
+}
+
+extension ResponseBodyBuffer {
+    /// Every chunk already buffered, taken at once without waiting (empty when none): lets a fast reader, such as
+    /// a download writing to disk, take many network reads per wake-up.
+    func takeBuffered() -> [Data] {
+        let (chunks, demand, activity): ([Data], (@Sendable () -> Void)?, (@Sendable () -> Void)?) = state.withLock {
+            state in
+            guard state.head < state.chunks.count else { return ([], nil, nil) }
+            let taken = Array(state.chunks[state.head...])
+            state.chunks = []
+            state.head = 0
+            let bytes = taken.reduce(0) { $0 + $1.count }
+            state.bufferedBytes -= bytes
+            state.deliveredBytes += Int64(bytes)
+            var demand: (@Sendable () -> Void)?
+            if state.full {
+                state.full = false
+                let waiters = state.demandWaiters
+                state.demandWaiters = []
+                demand = Self.combine(state.onDemand, waiters)
+            }
+            return (taken, demand, state.onActivity)
+        }
+        activity?()
+        demand?()
+        return chunks
+    }
 }
