@@ -158,4 +158,25 @@ import Testing
                 == true)
         #expect(!lines.current.joined().contains("three"))
     }
+
+    final class EndRecorder: BackgroundTaskProvider {
+        let ended = LockedBox(0)
+        func beginTask(named name: String, expirationHandler: @escaping @Sendable () -> Void) async -> Int? { 1 }
+        func endTask(_ identifier: Int) { ended.withLock { $0 += 1 } }
+    }
+
+    @Test func theBackgroundTaskEndsWhenTheHeadArrivesAndRequestBehaviorsApply() async throws {
+        let provider = EndRecorder()
+        let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks, end: .stall))
+        let client = makeClient(
+            transport: mock,
+            behavior: CombinedBehavior([
+                .backgroundTask(provider: provider), .authorization(.bearer) { "secret" }, .headers(["X-App": "1"]),
+            ]))
+        let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
+        #expect(provider.ended.current == 1)
+        #expect(mock.lastRequest?.header(.authorization) == "Bearer secret")
+        #expect(mock.lastRequest?.header("X-App") == "1")
+        streamed.body.cancel()
+    }
 }
