@@ -11,7 +11,7 @@ import Foundation
 /// The buffer between the network and the reader is bounded (``defaultBufferLimit``): when it is full the
 /// producer is told to wait (see ``Continuation/yield(_:)``). Cancelling the reading task, calling ``cancel()``,
 /// or dropping the last copy of the stream ends it as cancelled, and the transport closes its connection.
-/// Only one task may read a stream. Streams are equal when they are the same stream.
+/// Only one task may read a stream: a second read while one waits fails with a ``TransportError``. Streams are equal when they are the same stream.
 public struct ResponseBodyStream: AsyncSequence, Sendable, Hashable {
     /// Each element is one chunk of the body, as it arrived.
     public typealias Element = Data

@@ -114,4 +114,14 @@ import Testing
         #expect(HTTPResponse.Body.stream(first).data == nil)
         #expect(HTTPResponse.Body.stream(first).count == nil)
     }
+
+    @Test func aSecondReaderWhileOneWaitsGetsATypedErrorAndTheFirstKeepsReading() async throws {
+        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let first = Task { try await stream.reduce(0) { $0 + $1.count } }
+        await BehaviorFakes.waitUntil { stream.buffer.hasWaitingReader }
+        await #expect(throws: TransportError.self) { for try await _ in stream {} }
+        continuation.yield(Data("ab".utf8))
+        continuation.finish()
+        #expect(try await first.value == 2)
+    }
 }
