@@ -30,6 +30,11 @@ bench: ## Measure the client side by side in one run (release build; installs ng
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light >/dev/null; } \
 		|| { echo "nginx could not be installed; install it (apt-get install nginx-light) and run make bench again"; exit 1; }
+	@command -v curl >/dev/null 2>&1 || { \
+		echo "Installing curl (Debian package curl) for the download benchmark..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq curl >/dev/null; } \
+		|| { echo "curl could not be installed; install it (apt-get install curl) and run make bench again"; exit 1; }
 	@echo "Building the benchmarks in release mode..."
 	@$(SWIFT) build -q -c release --product Benchmarks
 	@$(SWIFT) run -q -c release --skip-build Benchmarks $(ARGS)

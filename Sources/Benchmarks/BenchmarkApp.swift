@@ -19,6 +19,19 @@ struct BenchmarkApp {
                 print(afterFirst, afterTotal)
                 return
             }
+            if let index = arguments.firstIndex(of: "--download-phase"), index + 2 < arguments.count {
+                try await DownloadBenchmark.downloadPhase(url: arguments[index + 1], destination: arguments[index + 2])
+                return
+            }
+            let download = DownloadBenchmark(bytes: quick ? 256 << 20 : 1 << 30, rounds: quick ? 1 : 3)
+            if arguments.contains("--download-only") {
+                let result = try download.run()
+                var summary = TargetSummary()
+                Report.addDownloadTargets(result, to: &summary)
+                print(DownloadBenchmark.describe(result))
+                print(summary.text)
+                return
+            }
             if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
                 // For instruction-count profiling: one in-memory variant, no server.
                 let iterations = index + 2 < arguments.count ? Int(arguments[index + 2]) ?? 20_000 : 20_000
@@ -54,12 +67,16 @@ struct BenchmarkApp {
             let loopback = try await LoopbackBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                 .run(payload: ChainBenchmark.Payload.oneKilobyte)
             let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
+            let downloaded = try download.run()
             let report = Report(
                 rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
                 memory: memory, timerMemory: timerMemory)
             print(report.text)
+            print(DownloadBenchmark.describe(downloaded))
             print("")
-            print(report.targets.text)
+            var targets = report.targets
+            Report.addDownloadTargets(downloaded, to: &targets)
+            print(targets.text)
             print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

@@ -17,6 +17,7 @@ public struct MockResponse: Sendable {
         case none
         case data(Data)
         case value(any Encodable & Sendable)
+        case chunks([Data], interval: Duration?, end: StreamEnd)
     }
 
     /// The status code of the answer. Ignored when ``error`` is set.
@@ -134,6 +135,9 @@ public struct MockResponse: Sendable {
         case .none: data = Data()
         case .data(let bytes): data = bytes
         case .value(let value): data = try encoder.encode(value)
+        case .chunks(let chunks, _, let end):
+            if case .fail(let error) = end { throw error }
+            data = chunks.reduce(into: Data()) { $0.append($1) }
         }
         return (HTTPResponse(status: .init(code: status), headerFields: headers, url: request.url), data)
     }
@@ -144,6 +148,7 @@ public struct MockResponse: Sendable {
         switch body {
         case .value(let value): return "\(status) <\(type(of: value))>"
         case .data(let data) where !data.isEmpty: return "\(status) (\(data.count) bytes)"
+        case .chunks(let chunks, _, _): return "\(status) (\(chunks.count) chunks)"
         default: return "\(status)"
         }
     }

@@ -62,6 +62,19 @@ public final class MockTransport: HTTPTransport {
     /// - Returns: The stubbed response head and body.
     /// - Throws: The stubbed error, ``UnmatchedRequestError``, or `CancellationError`.
     public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+        switch try await resolve(request) {
+        case .direct(let response, let data): return (response, data)
+        case .mock(let response): return try response.answer(to: request, encoder: encoder)
+        }
+    }
+
+    /// What answers `request`: a stub's response (after its delay), or the fallback handler's answer.
+    enum Resolution {
+        case mock(MockResponse)
+        case direct(HTTPResponse, Data)
+    }
+
+    func resolve(_ request: HTTPRequest) async throws -> Resolution {
         let recorded = RecordedRequest(request)
         let action = state.withLock { state in
             state.requests.append(request)
@@ -75,11 +88,14 @@ public final class MockTransport: HTTPTransport {
         case .handle(let handler):
             response = try await handler(recorded)
         case .unmatched(let stubs):
-            if let fallback { return try await fallback(request) }
+            if let fallback {
+                let (head, data) = try await fallback(request)
+                return .direct(head, data)
+            }
             throw UnmatchedRequestError(request: recorded.description, stubs: stubs)
         }
         if let delay = response.delay { try await clock.sleep(for: delay) }
-        return try response.answer(to: request, encoder: encoder)
+        return .mock(response)
     }
 
     /// Every request that reached the transport, in order, as sent after all behaviors ran.
@@ -131,6 +147,8 @@ extension MockTransport {
     struct State {
         var stubs: [Stub] = []
         var requests: [HTTPRequest] = []
+        /// Streamed bodies still being produced.
+        var openStreams = 0
 
         /// Picks the most specific matching stub (the latest on a tie) and advances its script.
         mutating func nextAction(for request: RecordedRequest) -> Action {

@@ -535,6 +535,102 @@ def malformed_header(h):
                      + b'Connection: close\r\n\r\n{"a": 123}')  # a 10-byte body
 
 
+# ------------------------------------------------------ streamed responses
+# /trickle?key=K&chunks=N&bytes=B&ms=M  N chunks of B bytes (chunked), M ms apart; records in /__trickle?of=K
+#                                       the bytes written and whether the client closed the connection early
+# /sse?count=N&ms=M                     N Server-Sent Events (text/event-stream), M ms apart
+# /resumable/N?key=K&cut=C&etag=E       N bytes (byte i is i % 251) with ETag E; honours Range and If-Range
+#                                       (206 with Content-Range); a first full answer stops after C bytes
+TRICKLE = {}
+TRICKLE_LOCK = threading.Lock()
+
+def trickle_update(key, **changes):
+    with TRICKLE_LOCK:
+        TRICKLE.setdefault(key, {"written": 0, "closed": False, "finished": False}).update(changes)
+
+@route(r"/__trickle")
+def trickle_stats(h):
+    with TRICKLE_LOCK:
+        stats = dict(TRICKLE.get(h.query.get("of", ""), {"written": 0, "closed": False, "finished": False}))
+    h.reply_json(200, stats)
+
+@route(r"/trickle")
+def trickle(h):
+    key = h.query.get("key", "")
+    chunks = min(int(h.query.get("chunks", "10") or 10), 100_000)
+    size = min(int(h.query.get("bytes", "1024") or 1024), 1 << 20)
+    pause = capped_ms(h.query.get("ms", "0"), 0) / 1000
+    h.raw(CHUNKED_HEAD)
+    written = 0
+    trickle_update(key, written=0)
+    for _ in range(chunks):
+        if not h.raw(b"%x\r\n" % size + b"t" * size + b"\r\n"):
+            trickle_update(key, closed=True)
+            h.close_connection = True
+            return
+        written += size
+        trickle_update(key, written=written)
+        if pause:
+            time.sleep(pause)
+    if not h.raw(b"0\r\n\r\n"):
+        trickle_update(key, closed=True)
+    trickle_update(key, finished=True)
+    h.close_connection = True
+
+@route(r"/sse")
+def sse(h):
+    count = min(int(h.query.get("count", "3") or 3), 10_000)
+    pause = capped_ms(h.query.get("ms", "0"), 0) / 1000
+    h.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+          b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    for i in range(count):
+        event = b"id: %d\nevent: tick\ndata: {\"n\": %d}\n\n" % (i, i)
+        if not h.raw(b"%x\r\n" % len(event) + event + b"\r\n"):
+            return
+        if pause:
+            time.sleep(pause)
+    h.raw(b"0\r\n\r\n")
+    h.close_connection = True
+
+def resumable_bytes(start, end):
+    return bytes(i % 251 for i in range(start, end))
+
+@route(r"/resumable/(\d+)")
+def resumable(h, n):
+    n = min(int(n), 64 << 20)
+    etag = '"%s"' % (h.query.get("etag", "v1") or "v1")
+    cut = int(h.query.get("cut", "-1") or -1)
+    wanted = h.headers.get("Range")
+    condition = h.headers.get("If-Range")
+    match = re.fullmatch(r"bytes=(\d+)-", wanted or "")
+    if match and (condition is None or condition == etag):
+        start = int(match.group(1))
+        if start >= n:
+            h.send_response(416)
+            h.send_header("Content-Range", "bytes */%d" % n)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+            return
+        h.send_response(206)
+        h.send_header("Content-Range", "bytes %d-%d/%d" % (start, n - 1, n))
+        h.send_header("Content-Length", str(n - start))
+        h.send_header("ETag", etag)
+        h.end_headers()
+        h.wfile.write(resumable_bytes(start, n))
+        return
+    h.send_response(200)
+    h.send_header("Content-Length", str(n))
+    h.send_header("ETag", etag)
+    h.send_header("Accept-Ranges", "bytes")
+    h.end_headers()
+    if 0 <= cut < n:
+        h.wfile.write(resumable_bytes(0, cut))
+        h.wfile.flush()
+        h.close_connection = True
+        return
+    h.wfile.write(resumable_bytes(0, n))
+
+
 # -------------------------------------------------------------------- handler
 
 class FaultHandler(BaseHTTPRequestHandler):

@@ -89,7 +89,7 @@ struct Attempt: Sendable {
 
     /// Maps what a transport threw: cancellation and ``NetworkError`` pass through; everything else becomes a
     /// ``NetworkError`` of kind ``NetworkError/Kind/transport(_:)``.
-    private func failure(_ error: any Error, sent: HTTPRequest) -> any Error {
+    func failure(_ error: any Error, sent: HTTPRequest) -> any Error {
         if error is CancellationError || error is NetworkError { return error }
         let transportError: TransportError
         if let known = error as? TransportError {

@@ -82,6 +82,26 @@ public final class NetworkClient: Sendable {
         for request: NetworkRequest<Response>,
         behavior: any RequestBehavior = EmptyBehavior()
     ) async throws -> NetworkResponse<Response> {
+        let (name, built, attempt, run) = try prepare(request, behavior: behavior)
+        let (response, body) = try await run(attempt.run)
+        let data = body.data ?? Data()
+        do {
+            let value = try request.decode(data, response, configuration.decoder)
+            return NetworkResponse(value: value, response: response, body: data, builtRequest: built)
+        } catch {
+            throw NetworkError(
+                .decoding, requestName: name,
+                message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
+                builtRequest: built, response: response, body: data, underlyingError: error)
+        }
+    }
+
+    /// Builds the request of a call and the chain that sends it: the built request, the attempt, and a function that
+    /// runs the chain down to the given terminal (``Attempt/run(_:)`` or its streaming twin).
+    func prepare<Response>(_ request: NetworkRequest<Response>, behavior: any RequestBehavior) throws -> (
+        name: String, built: HTTPRequest, attempt: Attempt,
+        run: (@escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body)
+    ) {
         let name = request.name
         let built = try builder.build(request, name: name)
         if let misplaced = clientWideChain.misplacedOverride {
@@ -104,18 +124,10 @@ public final class NetworkClient: Sendable {
             acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept)
         let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
-        let (response, body) = try await chain.handler(context: context, builtRequest: built, terminal: attempt.run)(
-            built)
-        let data = body.data ?? Data()
-        do {
-            let value = try request.decode(data, response, configuration.decoder)
-            return NetworkResponse(value: value, response: response, body: data, builtRequest: built)
-        } catch {
-            throw NetworkError(
-                .decoding, requestName: name,
-                message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
-                builtRequest: built, response: response, body: data, underlyingError: error)
+        let run = { (terminal: @escaping NextHandler) in
+            try await chain.handler(context: context, builtRequest: built, terminal: terminal)(built)
         }
+        return (name, built, attempt, run)
     }
 
     /// A readable one-liner for a `DecodingError`: what failed and at which coding path.

@@ -36,6 +36,8 @@ public struct NetworkError: Error, Sendable {
         case decoding
         /// A behavior threw an error of its own; the associated value is the behavior's type name.
         case behavior(String)
+        /// A download could not create, write or move its file: the `underlyingError` is a ``DownloadFileError``.
+        case fileSystem
     }
 
     /// Which time limit ran out.
@@ -148,6 +150,7 @@ extension NetworkError.Kind: CustomStringConvertible {
         case .unacceptableStatus(let status): "unacceptableStatus(\(status))"
         case .decoding: "decoding"
         case .behavior(let name): "behavior(\(name))"
+        case .fileSystem: "fileSystem"
         }
     }
 }

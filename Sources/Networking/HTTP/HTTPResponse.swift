@@ -8,18 +8,23 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     public enum Body: Sendable, Hashable {
         /// The whole body, in memory (what `send` and `response(for:)` receive).
         case data(Data)
+        /// A body still arriving (``NetworkClient/stream(_:behavior:)`` and downloads). A behavior must not read
+        /// it: the caller does. To act when it ends, use ``ResponseBodyStream/onTermination(_:)``.
+        case stream(ResponseBodyStream)
 
-        /// The bytes of an in-memory body.
+        /// The bytes of an in-memory body; `nil` for a stream.
         public var data: Data? {
             switch self {
             case .data(let data): data
+            case .stream: nil
             }
         }
 
-        /// The number of bytes, when known.
+        /// The number of bytes, when known (`nil` for a stream).
         public var count: Int? {
             switch self {
             case .data(let data): data.count
+            case .stream: nil
             }
         }
     }

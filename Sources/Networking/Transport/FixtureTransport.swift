@@ -138,7 +138,7 @@ public final class FixtureTransport: HTTPTransport {
     // MARK: - Lookup
 
     /// The manifest's answer for this request, advancing its sequence, or the plain default answer.
-    private func nextSpec(
+    func nextSpec(
         method: String, segments: [String], query: [String: String], requestName: String
     ) throws -> ResponseSpec {
         let manifest = try loadManifest(requestName: requestName)
@@ -181,7 +181,9 @@ public final class FixtureTransport: HTTPTransport {
     }
 
     /// The body for `spec` and the name of the file it came from.
-    private func body(for spec: ResponseSpec, conventional: String, requestName: String) throws -> (Data, String) {
+    func body(for spec: ResponseSpec, conventional: String, requestName: String, reading: Bool = true) throws -> (
+        Data, String
+    ) {
         if let inline = spec.body { return (inline, "\(Self.manifestName) (inline body)") }
         let file = spec.file ?? conventional
         let url = directory.appendingPathComponent(file)
@@ -192,6 +194,8 @@ public final class FixtureTransport: HTTPTransport {
             if spec.file == nil && spec.status != 200 { return (Data(), "(no file)") }
             throw failure(.missingFixture, "the file does not exist")
         }
+        // A streamed file other than JSON is read by the stream, in chunks.
+        if !reading && !file.hasSuffix(".json") { return (Data(), file) }
         guard let data = try? Data(contentsOf: url) else { throw failure(.invalidFixture, "the file cannot be read") }
         if file.hasSuffix(".json") {
             do {
@@ -204,7 +208,7 @@ public final class FixtureTransport: HTTPTransport {
     }
 
     /// The request path's segments after `basePath`, percent-decoded; refuses anything that could leave the folder.
-    private func relativeSegments(of path: String, method: String) throws -> [String] {
+    func relativeSegments(of path: String, method: String) throws -> [String] {
         let raw = path.split(separator: "/").map(String.init)
         let base = Self.segments(of: basePath)
         func refuse(_ reason: String) -> FixtureError {

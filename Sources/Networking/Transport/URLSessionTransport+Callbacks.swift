@@ -25,15 +25,17 @@ extension URLSessionTransportDelegate {
         let head = response as? HTTPURLResponse
         // A HEAD response, a 204 and a 304 have no body whatever their Content-Length says (RFC 9110 §8.6): the
         // announced size of the resource is no reason to refuse them.
-        let found: (HTTPMethod, AttemptMeasurement?)? = withCall(of: dataTask) { call, _ in
+        let found: (HTTPMethod, AttemptMeasurement?, Bool)? = withCall(of: dataTask) { call, _ in
             call.response = head
-            return (call.hop.method, call.hop.attemptMeasurement)
+            return (call.hop.method, call.hop.attemptMeasurement, call.stream != nil)
         }
         found?.1?.responseHeadArrived()
-        let method = found?.0
+        let (method, streams) = (found?.0, found?.2 == true)
         let bodiless = method == .head || head.map { [204, 304].contains($0.statusCode) } == true
         let length = response.expectedContentLength
-        if !bodiless && length > maximumBodySize {
+        if streams, let head {
+            deliverStreamHead(head, of: dataTask)
+        } else if !bodiless && length > maximumBodySize {
             fail(dataTask, .responseTooLarge, "Content-Length \(length) exceeds the limit of \(maximumBodySize) bytes")
             completionHandler(.cancel)
             return
@@ -42,6 +44,7 @@ extension URLSessionTransportDelegate {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if feedStream(data, of: dataTask) { return }
         let size: Int? = withCall(of: dataTask) { call, _ in
             call.data.append(data)
             call.hop.attemptMeasurement?.addBytesReceived(Int64(data.count))

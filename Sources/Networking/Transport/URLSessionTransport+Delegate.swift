@@ -29,6 +29,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let timeoutInterval: TimeInterval
         /// Whether each hop goes out with `Connection: close` (see ``URLSessionTransport/Configuration``).
         let closesConnection: Bool
+        /// Where the body goes when the call streams it (see `URLSessionTransport+Streaming.swift`).
+        var stream: StreamFeed?
     }
 
     /// The calls in flight by call id, the call id of each started task, and the one timer that ends calls whose
@@ -84,13 +86,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     /// Adds a call and returns its id. A call with a deadline ends with ``TimeLimitExceeded`` when it passes.
     func register(
-        _ request: HTTPRequest, timeoutInterval: TimeInterval, closesConnection: Bool, deadline: DispatchTime?
+        _ request: HTTPRequest, timeoutInterval: TimeInterval, closesConnection: Bool, deadline: DispatchTime?,
+        stream: StreamFeed? = nil
     ) -> UInt64 {
-        let call = Call(
+        var call = Call(
             deadline: deadline, hop: request,
             redirects: RedirectState(
                 for: request, limit: maximumRedirects, follows: request.followsRedirects ?? followsRedirects),
             timeoutInterval: timeoutInterval, closesConnection: closesConnection)
+        call.stream = stream
         return table.withLock { table in
             table.nextID += 1
             table.calls[table.nextID] = call
@@ -184,9 +188,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     /// Completes `call` with `outcome` unless it has completed already, and cancels its task if it is running.
     func finish(_ call: UInt64, with outcome: Outcome) {
+        var delivered: StreamFeed?
         let (continuation, task) = table.withLock {
             table -> (CheckedContinuation<(Data, HTTPURLResponse), any Error>?, URLSessionTask?) in
             guard let entry = table.calls[call] else { return (nil, nil) }
+            if let feed = entry.stream, feed.isDelivered {
+                delivered = feed
+                return Self.removeStreamed(call, entry, outcome, from: &table)
+            }
             guard let continuation = entry.continuation else {
                 if entry.earlyOutcome == nil { table.calls[call]?.earlyOutcome = outcome }
                 return (nil, nil)
@@ -203,6 +212,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             return (continuation, task)
         }
         continuation?.resume(with: outcome)
+        delivered?.end(with: outcome)
         if let task {
             onQueue { task.cancel() }
         }

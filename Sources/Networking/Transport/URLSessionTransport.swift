@@ -103,7 +103,7 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     /// Carries non-idempotent requests, each on a connection of its own (see ``Configuration``).
     private let freshConnectionSession: URLSession
-    private let calls: URLSessionTransportDelegate
+    let calls: URLSessionTransportDelegate
 
     /// Creates a transport with its own `URLSession`. Create one and keep it: sessions are costly to tear down
     /// on Linux, so a transport should live as long as the app.
@@ -156,7 +156,11 @@ public final class URLSessionTransport: HTTPTransport {
         limit.map { $0.seconds.rounded(.up) + 1 } ?? 60
     }
 
-    private func send(_ original: HTTPRequest, limit: Duration?) async throws -> (HTTPResponse, Data) {
+    /// Sends `original`; with a `stream`, the head returns as soon as it arrives and the body goes into the stream.
+    func send(
+        _ original: HTTPRequest, limit: Duration?, stream: StreamFeed? = nil,
+        registered: (UInt64) -> Void = { _ in }
+    ) async throws -> (HTTPResponse, Data) {
         if let reason = original.invalidReason {
             // A caller using the transport without a client: a refused write is never sent without its field.
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
@@ -183,7 +187,7 @@ public final class URLSessionTransport: HTTPTransport {
         defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
-        let timeoutInterval = Self.foundationTimeout(for: limit)
+        let timeoutInterval = stream == nil ? Self.foundationTimeout(for: limit) : Self.streamFoundationTimeout
         guard
             let urlRequest = URLSessionTransportDelegate.urlRequest(
                 for: request, timeoutInterval: timeoutInterval, closesConnection: freshConnection)
@@ -194,7 +198,9 @@ public final class URLSessionTransport: HTTPTransport {
         let session = freshConnection ? freshConnectionSession : self.session
         let calls = self.calls
         let call = calls.register(
-            request, timeoutInterval: timeoutInterval, closesConnection: freshConnection, deadline: deadline)
+            request, timeoutInterval: timeoutInterval, closesConnection: freshConnection, deadline: deadline,
+            stream: stream)
+        registered(call)
         let (data, response) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard calls.attach(continuation, to: call) else { return }

@@ -115,7 +115,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
             Substring($0.components(separatedBy: "\n```").first ?? "")
         }
-        #expect(blocks.count == 9)
+        #expect(blocks.count == 10)
         for block in blocks {
             let lines = Self.normalized(block)
             let found = here.indices.contains { start in
@@ -164,5 +164,20 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
 
     @Test func apiVersionHeaderAddsItsHeader() {
         #expect(APIVersionHeader().additionalHeaders == ["API-Version": "2"])
+    }
+}
+
+// "Behaviors and streamed bodies"
+struct StreamTimer: RequestBehavior {
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let (response, body) = try await next(request)
+        if case .stream(let stream) = body {
+            stream.onTermination { termination in
+                print("\(context.requestName): \(termination.byteCount) bytes")
+            }
+        }
+        return (response, body)
     }
 }

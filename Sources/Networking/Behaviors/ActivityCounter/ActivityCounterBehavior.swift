@@ -13,8 +13,9 @@ import Foundation
 /// - **Put it outermost.** It counts each pass through it. Outside a retry behavior a call counts once however
 ///   many attempts it makes, and the client stays busy during retry back-off, because the back-off runs inside
 ///   it. Inside retry it would count attempts and flicker to idle between them.
-/// - **Every outcome decrements:** the decrement is in a `defer`, so success, unacceptable status, thrown errors
-///   and cancellation all end the count.
+/// - **Every outcome decrements:** success, unacceptable status, thrown errors and cancellation all end the count.
+///   A streamed body (``NetworkClient/stream(_:behavior:)``, downloads) keeps the call counted until the stream
+///   ends, fails, is cancelled or is dropped.
 /// - **Callbacks alternate.** `onChange(true)` fires only on 0 → 1 and `onChange(false)` only on 1 → 0. The
 ///   count change and the callback happen together under one lock, so callbacks arrive strictly alternating,
 ///   busy first, never out of order, even with hundreds of concurrent calls. Because of that lock, `onChange` runs
@@ -58,12 +59,26 @@ public struct ActivityCounterBehavior: RequestBehavior {
         transitions.withLock { _ in
             if state.increment() == 1 { onChange(true) }
         }
-        defer {
-            transitions.withLock { _ in
-                if state.decrement() == 0 { onChange(false) }
-            }
+        let result: (HTTPResponse, HTTPResponse.Body)
+        do {
+            result = try await next(request)
+        } catch {
+            end()
+            throw error
         }
-        return try await next(request)
+        // A streamed body keeps the call busy until the stream ends, is cancelled or is dropped.
+        if case .stream(let stream) = result.1 {
+            stream.onTermination { [self] _ in end() }
+        } else {
+            end()
+        }
+        return result
+    }
+
+    private func end() {
+        transitions.withLock { _ in
+            if state.decrement() == 0 { onChange(false) }
+        }
     }
 }
 

@@ -8,7 +8,7 @@ extension CircuitBreakerBehavior {
     ///   below; the attempt's time limit (`timedOut(.attempt)`).
     /// - Ignored, counting neither way: `CancellationError`; another behavior's error (`behavior(_:)`); the whole
     ///   call's deadline (`timedOut(.call)`, which back-off may have used up); a request refused before any I/O
-    ///   (`invalidRequest`, `encoding`); `decoding`; the client's own refusals `tooManyRedirects`,
+    ///   (`invalidRequest`, `encoding`); `decoding`; a local disk failure (`fileSystem`); the client's own refusals `tooManyRedirects`,
     ///   `redirectRefused`, `responseTooLarge`; any error that is neither a ``NetworkError`` nor a
     ///   ``TransportError``.
     /// - A success: any other status (a 404 or 422 is the request's fault, and proves the server answers).
@@ -29,7 +29,7 @@ extension CircuitBreakerBehavior {
                 return outcome(of: code)
             case .timedOut(.attempt):
                 return .failure(retryAfter: nil)
-            case .timedOut(.call), .behavior, .invalidRequest, .encoding, .decoding:
+            case .timedOut(.call), .behavior, .invalidRequest, .encoding, .decoding, .fileSystem:
                 return .ignored
             }
         case let error as TransportError:

@@ -4,7 +4,7 @@ extension HedgingSettings {
     ///
     /// Final: a status that another attempt would get again (4xx other than 408 and 429), the call's deadline
     /// (`timedOut(.call)`), and errors of the request or of a behavior (`invalidRequest`, `encoding`, `decoding`,
-    /// `behavior`). Worth another attempt: transport errors, `timedOut(.attempt)`, 5xx, 408, 429, and errors that
+    /// `behavior`), and a local disk failure (`fileSystem`). Worth another attempt: transport errors, `timedOut(.attempt)`, 5xx, 408, 429, and errors that
     /// are not a ``NetworkError``.
     ///
     /// - Parameter error: What an attempt threw (never `CancellationError`, which the behavior handles itself).
@@ -15,7 +15,7 @@ extension HedgingSettings {
         case .unacceptableStatus(let status): return status < 500 && status != 408 && status != 429
         case .timedOut(let scope): return scope == .call
         case .transport: return false
-        case .invalidRequest, .encoding, .decoding, .behavior: return true
+        case .invalidRequest, .encoding, .decoding, .behavior, .fileSystem: return true
         }
     }
 }

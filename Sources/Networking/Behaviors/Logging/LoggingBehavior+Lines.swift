@@ -17,6 +17,7 @@ extension LoggingBehavior {
         var line = "\(tag(context)) \(response.status.code) \(request.method.rawValue) \(shownURL)"
         line += " in \(milliseconds(elapsed))"
         if let count = body.count { line += ", \(count) bytes" }
+        if case .stream = body { line += ", streaming" }
         if let note { line += " (\(note))" }
         if logsHeaders { line += headersText(response.headerFields) }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], request: request)
@@ -53,13 +54,13 @@ extension LoggingBehavior {
     }
 
     /// `[Networking 3F2A9C1B]`, or `[Networking 3F2A9C1B getUser]` when the request names its endpoint.
-    private func tag(_ context: RequestContext) -> String {
+    func tag(_ context: RequestContext) -> String {
         let id = context.callID.uuidString.prefix(8)
         guard let endpoint = context.metadata[EndpointName.self] else { return "[Networking \(id)]" }
         return "[Networking \(id) \(endpoint)]"
     }
 
-    private func milliseconds(_ duration: Duration) -> String {
+    func milliseconds(_ duration: Duration) -> String {
         "\(Int((duration.seconds * 1000).rounded())) ms"
     }
 

@@ -17,6 +17,10 @@ import Foundation
 /// `If-None-Match` or `If-Modified-Since`, as an HTTP cache revalidating sends) is logged as the answer it is,
 /// `304 GET … in 12 ms, 0 bytes (not modified)`, not as a failure; the error still goes up the chain unchanged.
 ///
+/// - **Streamed bodies** (``NetworkClient/stream(_:behavior:)``, downloads): the completion line comes with the
+///   head and ends with `, streaming`; a third line follows when the stream ends, with the byte count and never the
+///   body: `[Networking 3F2A9C1B] stream finished GET https://… in 1200 ms, 1048576 bytes` (or `stream failed`,
+///   with the error, or `stream cancelled`).
 /// - **Where to put it:** outside retry for one pair of lines per call, inside retry for one pair per attempt.
 ///   It only sees headers that outer behaviors have set: put it outside authorization, and the `Authorization`
 ///   header never even reaches it.
@@ -93,6 +97,9 @@ public struct LoggingBehavior: RequestBehavior {
                 request, shownURL: shown, response: response, body: body, elapsed: clock.now() - start,
                 context: context)
             await emit(line, secrets: secrets)
+            if case .stream(let stream) = body {
+                logEnd(of: stream, request, shownURL: shown, start: start, context: context, secrets: secrets)
+            }
             return (response, body)
         } catch {
             let line = failureLine(
@@ -102,7 +109,7 @@ public struct LoggingBehavior: RequestBehavior {
         }
     }
 
-    private func emit(_ line: String, secrets: [String]) async {
+    func emit(_ line: String, secrets: [String]) async {
         await sink.write(DisplayText.escapingControlCharacters(Redaction.scrub(line, secrets: secrets)))
     }
 }

@@ -169,7 +169,7 @@ extension RetryPolicy {
             return .transport(.timedOut, nothingSent: false)
         case .timedOut(.call):
             return .never("the call's deadline has passed")
-        case .invalidRequest, .encoding, .decoding, .behavior:
+        case .invalidRequest, .encoding, .decoding, .behavior, .fileSystem:
             return .never("\(error.kind) would fail the same way again")
         }
     }

@@ -1,0 +1,131 @@
+import Foundation
+
+extension NetworkClient {
+    /// Downloads the body of `request` into the file at `destination`, with its progress.
+    ///
+    /// ```swift
+    /// let call = client.download(NetworkRequest<Data>(path: "/files/big.iso"), to: destination)
+    /// for await step in call.progress { print(step) }
+    /// let result = try await call.value
+    /// ```
+    /// The body is streamed (``stream(_:behavior:)``: every behavior applies, an idle limit instead of a total
+    /// one, no size limit) and written as it arrives to `<destination>.partial`, in constant memory; when it is
+    /// complete the file is renamed onto `destination` in one step, replacing any file there. If the call fails
+    /// the partial file stays, with the response's validator (a strong `ETag`, else `Last-Modified`) in
+    /// `<destination>.partial-validator`, and the next download to the same destination resumes it: it sends
+    /// `Range: bytes=N-` and `If-Range: <validator>`, appends a 206 that starts at byte N, starts over on a 200 (the
+    /// file changed, or the server ignores ranges), and treats a 416 whose `Content-Range` is the partial file's
+    /// length as already complete. Every attempt of the call (retries) resumes from what is on disk. A partial
+    /// file without a validator is started over. A file that cannot be created, written or moved fails with kind
+    /// ``NetworkError/Kind/fileSystem`` (``DownloadFileError``).
+    ///
+    /// - Parameters:
+    ///   - request: What to send; its decoding is not used.
+    ///   - destination: A file URL; its folder must exist.
+    ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
+    /// - Returns: The running call: its progress (bytes in the file and expected, monotonic, ending at the file's
+    ///   length) and its ``DownloadResult``.
+    public func download<Response>(
+        _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior = EmptyBehavior()
+    ) -> NetworkCall<DownloadResult> {
+        let reporter = TransferProgressReporter()
+        let operation: @Sendable () async throws -> DownloadResult = { [self] in
+            try await runDownload(request, to: destination, behavior: behavior, reporter: reporter)
+        }
+        return NetworkCall(reporter: reporter, total: \.byteCount, operation: operation)
+    }
+
+    private func runDownload<Response>(
+        _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior,
+        reporter: TransferProgressReporter
+    ) async throws -> DownloadResult {
+        let partial = PartialDownload(destination: destination.standardizedFileURL)
+        let (name, built, attempt, run) = try prepare(request, behavior: behavior)
+        let used = LockedBox(DownloadResume(partialBytes: 0, validator: nil))
+        let terminal: NextHandler = { request in
+            var request = request
+            let rule = partial.rule()
+            used.withLock { $0 = rule }
+            for (field, value) in rule.requestFields { request.headerFields[field] = value }
+            return try await attempt.runStream(request)
+        }
+        let fileError = { (error: DownloadFileError, response: HTTPResponse?) in
+            NetworkError(
+                .fileSystem, requestName: name, message: error.description, builtRequest: built, response: response,
+                underlyingError: error)
+        }
+        let response: HTTPResponse
+        let body: HTTPResponse.Body
+        do {
+            (response, body) = try await run(terminal)
+        } catch let error as NetworkError where error.kind == .unacceptableStatus(416) {
+            let rule = used.current
+            let decision = rule.decide(
+                status: 416, contentRange: error.response?.headerFields[.contentRange], contentLength: nil)
+            guard decision == .complete, let head = error.response else {
+                partial.discard()
+                throw error
+            }
+            do { try partial.moveIntoPlace() } catch let error as DownloadFileError { throw fileError(error, head) }
+            reporter.report(completedBytes: rule.partialBytes, expectedBytes: rule.partialBytes)
+            return DownloadResult(
+                fileURL: partial.destination, response: head, byteCount: rule.partialBytes,
+                resumedFromByte: rule.partialBytes)
+        }
+        let stream: ResponseBodyStream =
+            switch body {
+            case .stream(let stream): stream
+            case .data(let data): .complete(data.isEmpty ? [] : [data])
+            }
+        let rule = used.current
+        let fields = response.headerFields
+        let decision = rule.decide(
+            status: response.status.code, contentRange: fields[.contentRange],
+            contentLength: fields[.contentLength].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) })
+        let (appending, expected): (Bool, Int64?)
+        switch decision {
+        case .append(let total): (appending, expected) = (true, total)
+        case .restart(let total): (appending, expected) = (false, total)
+        case .complete, .discard:
+            stream.cancel()
+            partial.discard()
+            let reason = if case .discard(let reason) = decision { reason } else { "an unexpected answer" }
+            throw NetworkError(
+                .transport(.badServerResponse), requestName: name,
+                message: "the download cannot resume: \(reason); the partial file was discarded",
+                builtRequest: built, response: response)
+        }
+        var written = appending ? rule.partialBytes : 0
+        do {
+            let handle = try partial.open(appending: appending)
+            defer { try? handle.close() }
+            partial.storeValidator(
+                DownloadResume.validator(etag: fields[.eTag], lastModified: fields[.lastModified]))
+            reporter.report(completedBytes: written, expectedBytes: expected)
+            // Each wake-up takes every chunk already buffered and writes them in one call: a few large writes
+            // instead of one per network read.
+            var pending = Data()
+            for try await chunk in stream {
+                pending.append(chunk)
+                for more in stream.buffer.takeBuffered() { pending.append(more) }
+                try partial.write(pending, to: handle)
+                written += Int64(pending.count)
+                pending.removeAll(keepingCapacity: true)
+                reporter.report(completedBytes: written, expectedBytes: expected)
+            }
+        } catch let error as DownloadFileError {
+            stream.cancel()
+            throw fileError(error, response)
+        }
+        if let expected, written != expected {
+            throw NetworkError(
+                .transport(.connectionLost), requestName: name,
+                message: "the body ended after \(written) of \(expected) bytes; the partial file is kept for resuming",
+                builtRequest: built, response: response)
+        }
+        do { try partial.moveIntoPlace() } catch let error as DownloadFileError { throw fileError(error, response) }
+        return DownloadResult(
+            fileURL: partial.destination, response: response, byteCount: written,
+            resumedFromByte: appending ? rule.partialBytes : 0)
+    }
+}

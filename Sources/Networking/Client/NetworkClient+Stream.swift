@@ -1,0 +1,39 @@
+import Foundation
+
+extension NetworkClient {
+    /// Sends `request` and returns as soon as the response head arrives, with the body as a stream of chunks.
+    ///
+    /// ```swift
+    /// let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
+    /// for try await chunk in streamed.body {
+    ///     handle(chunk)
+    /// }
+    /// ```
+    /// Every behavior applies, and sees the head with a ``HTTPResponse/Body/stream(_:)`` body it must not read.
+    /// The attempt timeout limits the wait for the head, then becomes an idle limit: the call fails with
+    /// ``NetworkError`` of kind `timedOut(attempt)` when no byte arrives for that long while the reader waits. The
+    /// call's deadline, if set, still ends the stream. `maximumResponseBodySize` does not apply. An unacceptable
+    /// status throws as with `send`, with at most 64 KiB of the body. Errors in the body are ``NetworkError``s
+    /// naming the request. The request's decoding is not used.
+    ///
+    /// - Parameters:
+    ///   - request: What to send.
+    ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
+    /// - Returns: The head and the body stream.
+    /// - Throws: ``NetworkError`` (with ``StreamingUnsupportedError`` when the transport cannot stream), or
+    ///   `CancellationError`.
+    public func stream<Response>(
+        _ request: NetworkRequest<Response>,
+        behavior: any RequestBehavior = EmptyBehavior()
+    ) async throws -> StreamedResponse {
+        let (_, _, attempt, run) = try prepare(request, behavior: behavior)
+        let (response, body) = try await run(attempt.runStream)
+        switch body {
+        case .stream(let stream):
+            return StreamedResponse(response: response, body: stream)
+        case .data(let data):
+            // A behavior answered with a body in memory (a cache, a stub): it streams as one chunk.
+            return StreamedResponse(response: response, body: .complete(data.isEmpty ? [] : [data]))
+        }
+    }
+}

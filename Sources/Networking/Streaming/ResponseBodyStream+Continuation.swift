@@ -1,0 +1,58 @@
+import Foundation
+
+extension ResponseBodyStream {
+    /// The producer's side of a ``ResponseBodyStream``: a transport yields chunks into it and finishes it.
+    public struct Continuation: Sendable {
+        let buffer: ResponseBodyBuffer
+
+        /// Adds `chunk` for the reader.
+        ///
+        /// - Parameter chunk: The next bytes of the body.
+        /// - Returns: `true` while the reader has room; `false` when the buffer is full (pause until `onDemand`)
+        ///   or the stream has ended (stop).
+        @discardableResult
+        public func yield(_ chunk: Data) -> Bool {
+            buffer.yield(chunk)
+        }
+
+        /// Adds `chunk` and waits until the reader has room for more: backpressure for an async producer.
+        ///
+        /// - Parameter chunk: The next bytes of the body.
+        /// - Throws: `CancellationError` when the stream ended (the reader cancelled) or the task was cancelled.
+        public func send(_ chunk: Data) async throws {
+            if !buffer.yield(chunk) { try await buffer.waitForDemand() }
+        }
+
+        /// Ends the body: the reader gets what is buffered, then the end, or `error`.
+        ///
+        /// - Parameter error: Why the body ended early; `nil` when it is complete.
+        public func finish(throwing error: (any Error)? = nil) {
+            buffer.finish(error.map { $0 is CancellationError ? .cancelled : .failed($0) } ?? .finished)
+        }
+
+        /// Calls `observer` when the stream ends; a producer uses it to stop when the reader cancels.
+        ///
+        /// - Parameter observer: Told how the stream ended.
+        public func onTermination(_ observer: @escaping @Sendable (Termination) -> Void) {
+            buffer.onTermination(observer)
+        }
+    }
+
+    /// How a stream ended, and how many bytes its reader received.
+    public struct Termination: Sendable {
+        /// The ways a stream ends.
+        public enum Outcome: Sendable {
+            /// The whole body was read.
+            case finished
+            /// The transfer failed; the reader got this error.
+            case failed(any Error)
+            /// The reader cancelled, or dropped the stream.
+            case cancelled
+        }
+
+        /// How it ended.
+        public let outcome: Outcome
+        /// The bytes the reader received.
+        public let byteCount: Int64
+    }
+}
