@@ -538,7 +538,8 @@ def malformed_header(h):
 # ------------------------------------------------------ streamed responses
 # /trickle?key=K&chunks=N&bytes=B&ms=M  N chunks of B bytes (chunked), M ms apart; records in /__trickle?of=K
 #                                       the bytes written and whether the client closed the connection early
-# /sse?count=N&ms=M                     N Server-Sent Events (text/event-stream), M ms apart
+# /sse?count=N&ms=M[&cut=C]            N Server-Sent Events (text/event-stream), M ms apart; a first
+#                                       connection ends after C; Last-Event-ID: I resumes at I+1
 # /resumable/N?key=K&cut=C&etag=E       N bytes (byte i is i % 251) with ETag E; honours Range and If-Range
 #                                       (206 with Content-Range); a first full answer stops after C bytes
 TRICKLE = {}
@@ -581,9 +582,13 @@ def trickle(h):
 def sse(h):
     count = min(int(h.query.get("count", "3") or 3), 10_000)
     pause = capped_ms(h.query.get("ms", "0"), 0) / 1000
+    # A reconnection resumes after its Last-Event-ID; a first connection may be cut after `cut` events.
+    last = h.headers.get("Last-Event-ID")
+    start = int(last) + 1 if last and last.isdigit() else 0
+    end = count if last is not None else min(count, int(h.query.get("cut", str(count)) or count))
     h.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
           b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
-    for i in range(count):
+    for i in range(start, end):
         event = b"id: %d\nevent: tick\ndata: {\"n\": %d}\n\n" % (i, i)
         if not h.raw(b"%x\r\n" % len(event) + event + b"\r\n"):
             return
