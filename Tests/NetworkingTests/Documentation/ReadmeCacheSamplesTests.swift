@@ -23,18 +23,9 @@ return cachedClient
 
 @Suite struct ReadmeCacheSamplesTests {
     @Test func theCacheExampleInReadmeIsCompiledHereAndPutsTheCacheAfterAuthorization() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(
-            readme.components(separatedBy: "```swift\n").first { $0.hasPrefix("let cacheFolder = ") }?
-                .components(separatedBy: "\n```").first)
-        let sample = PluginsSamplesTests.normalized(Substring(block))
-        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
-        #expect(sample.count == 11)
-        #expect(here.indices.contains { start in
-            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
-        }, "README.md's cache example is not the code compiled here")
+        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let cacheFolder = ") }
+        #expect(DocumentSamples.lines(of: block).count == 11)
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's cache example is not the code compiled here")
 
         let behavior = try #require(readmeCacheExample().configuration.behavior as? CombinedBehavior)
         #expect(behavior.behaviors.count == 3)

@@ -18,17 +18,8 @@ return try await (profile, raw)
 
 @Suite struct ReadmeCoalescingSampleTests {
     @Test func theCoalescingExampleInReadmeIsCompiledHere() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(
-            readme.components(separatedBy: "```swift\n").first { $0.hasPrefix("let coalescedClient = ") }?
-                .components(separatedBy: "\n```").first)
-        let sample = PluginsSamplesTests.normalized(Substring(block))
-        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
-        #expect(sample.count == 6)
-        #expect(here.indices.contains { start in
-            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
-        }, "README.md's coalescing example is not the code compiled here")
+        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let coalescedClient = ") }
+        #expect(DocumentSamples.lines(of: block).count == 6)
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's coalescing example is not the code compiled here")
     }
 }

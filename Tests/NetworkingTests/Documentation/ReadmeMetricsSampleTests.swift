@@ -18,18 +18,9 @@ return client
 
 @Suite struct ReadmeMetricsSampleTests {
     @Test func theMetricsExampleIsCompiledHereAndPrintsLinesOfThatShape() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(
-            readme.components(separatedBy: "```swift\n").first { $0.contains(".metrics { metrics in print(metrics) }") }?
-                .components(separatedBy: "\n```").first)
-        let sample = PluginsSamplesTests.normalized(Substring(block))
-        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
-        #expect(sample.count == 6)
-        #expect(here.indices.contains { start in
-            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
-        }, "README.md's metrics example is not the code compiled here")
+        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.contains(".metrics { metrics in print(metrics) }") }
+        #expect(DocumentSamples.lines(of: block).count == 6)
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's metrics example is not the code compiled here")
         #expect(metricsReadmeExample().configuration.baseURL?.host == "api.example.com")
 
         // The same behaviors on a mock: a 503, then a 200; the printed lines have the shape the comments show.

@@ -39,18 +39,9 @@ return transport
 
 @Suite struct ReadmeSamplesTests {
     @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(
-            readme.components(separatedBy: "```swift\n").first { $0.hasPrefix("let pem = ") }?
-                .components(separatedBy: "\n```").first)
-        let sample = PluginsSamplesTests.normalized(Substring(block))
-        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
-        #expect(sample.count == 4)
-        #expect(here.indices.contains { start in
-            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
-        }, "README.md's trust example is not the code compiled here")
+        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let pem = ") }
+        #expect(DocumentSamples.lines(of: block).count == 4)
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's trust example is not the code compiled here")
 
         let certificate = Data([0x30, 0x03, 0x02, 0x01, 0x01])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("readme-ca-\(UUID().uuidString).pem")
