@@ -3,7 +3,7 @@ import Foundation
 /// A transport that can hand back a response as soon as its head arrives, with the body still streaming: what
 /// ``NetworkClient/stream(_:behavior:)`` and ``NetworkClient/download(_:to:behavior:)`` need.
 ///
-/// `URLSessionTransport`, `FixtureTransport` and `MockTransport` conform. A client whose transport does not
+/// The default transport, `FixtureTransport` and `MockTransport` conform. A client whose transport does not
 /// conform fails those calls with a ``NetworkError`` whose `underlyingError` is ``StreamingUnsupportedError``.
 ///
 /// ### Rules for a streaming transport
