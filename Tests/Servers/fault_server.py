@@ -67,6 +67,7 @@ Socket faults
     /close-before-response         close without sending a byte
     /close-mid-body                Content-Length 1000, 100 bytes, close
     /truncated                     Content-Length 100, 10 bytes, close
+    /overlong                      Content-Length 10, 20 bytes, close
     /bad-chunked                   chunked with an invalid chunk-size line
     /chunked-no-terminator         one valid chunk, then close
     /endless                       64 KiB chunks until the client leaves (30 s)
@@ -441,6 +442,11 @@ def close_mid_body(h):
 @route(r"/truncated")
 def truncated(h):
     h.raw_then_close(OK_LINE + b"Content-Length: 100\r\n\r\n" + b"x" * 10)
+
+@route(r"/overlong")
+def overlong(h):
+    # Content-Length 10, then 20 bytes: the last 10 must never be read as body (nor as the next response).
+    h.raw_then_close(OK_LINE + b"Content-Length: 10\r\n\r\n" + b"y" * 10 + b"z" * 10)
 
 @route(r"/bad-chunked")
 def bad_chunked(h):

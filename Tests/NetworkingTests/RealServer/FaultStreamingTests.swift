@@ -94,6 +94,30 @@ struct FaultStreamingTests {
         #expect(events.last == "id: 3\nevent: tick\ndata: {\"n\": 3}")
     }
 
+    @Test("a body shorter than its length fails the stream after the bytes that came; a longer one stops at it")
+    func framing() async throws {
+        let client = try await FaultServer.client()
+        let truncatedKey = FaultServer.newKey("stream-truncated")
+        var received = 0
+        let error = await expectNetworkError {
+            for try await chunk in try await client.stream(Self.request("/truncated", ["key": truncatedKey])) {
+                received += chunk.count
+            }
+        }
+        #expect(error?.kind == .transport(.connectionLost))
+        #expect(received <= 10)
+        let overlongKey = FaultServer.newKey("stream-overlong")
+        var body = Data()
+        for try await chunk in try await client.stream(Self.request("/overlong", ["key": overlongKey])) {
+            body.append(chunk)
+        }
+        #expect(body == Data(repeating: UInt8(ascii: "y"), count: 10))
+        // The extra bytes never reach the next call on this client.
+        #expect(try await client.send(NetworkRequest<Data>(path: "/ok")) == Data(#"{"ok": true}"#.utf8))
+        #expect(try await FaultServer.hits(truncatedKey).count == 1)
+        #expect(try await FaultServer.hits(overlongKey).count == 1)
+    }
+
     @Test("an unacceptable status throws before streaming, with the body's start")
     func unacceptableStatus() async throws {
         let client = try await FaultServer.client()
