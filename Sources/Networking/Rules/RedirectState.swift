@@ -61,6 +61,9 @@ package struct RedirectState: Sendable {
     package private(set) var count = 0
     /// Whether a hop has left the original origin: from then on, credentials stay off.
     package private(set) var leftOrigin = false
+    /// Whether the first request's body can be sent again; a redirect that keeps a body that cannot (a one-time
+    /// ``BodyStream``) is refused.
+    package let bodyIsReplayable: Bool
 
     /// Starts the rules for a call whose first request is `request`.
     ///
@@ -68,10 +71,12 @@ package struct RedirectState: Sendable {
     ///   - request: The first request.
     ///   - limit: The most redirects to follow.
     ///   - follows: Whether to follow redirects at all; `false` delivers every 3xx as the response.
-    package init(for request: HTTPRequest, limit: Int, follows: Bool = true) {
+    ///   - bodyIsReplayable: Whether the body can be sent again; by default, what `request`'s body says.
+    package init(for request: HTTPRequest, limit: Int, follows: Bool = true, bodyIsReplayable: Bool? = nil) {
         self.origin = request.url.map(Origin.init)
         self.limit = limit
         self.follows = follows
+        self.bodyIsReplayable = bodyIsReplayable ?? request.body.isReplayable
     }
 
     /// Decides what follows `status` with `location`, answered to `current`.
@@ -106,6 +111,12 @@ package struct RedirectState: Sendable {
             next.method = .get
             next.body = .none
             next.headerFields.removeAll { Self.bodyHeaderNames.contains($0.name.canonicalName) }
+        }
+        if !bodyIsReplayable && !next.body.isEmpty {
+            return .refuse(
+                .redirectRefused,
+                "a \(status) redirect would send the one-time stream body again; make the BodyStream restartable"
+                    + " (init(length:restart:)) to follow it")
         }
         if Origin(target) != origin { leftOrigin = true }
         if leftOrigin {

@@ -20,7 +20,8 @@ import Foundation
 /// - **How it is sent.** The transport collects the chunks in a temporary file, in order, then sends the file with
 ///   an exact `Content-Length`, so memory stays flat however long the stream; the request goes out once the
 ///   sequence ends (Foundation's networking on Linux cannot pull a request body from an async producer without
-///   stalling its other transfers). A 307/308 redirect resends that copy whole.
+///   stalling its other transfers). A 307/308 redirect resends that copy whole for a restartable stream; for a
+///   one-time stream it is refused (`transport(redirectRefused)`), as a retry would be.
 /// - **Length.** When `length` is given, a stream that produces another number of bytes fails the call with a
 ///   transport error naming both counts, and nothing is sent.
 public struct BodyStream: Sendable, Hashable {

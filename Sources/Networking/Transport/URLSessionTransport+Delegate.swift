@@ -87,12 +87,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Adds a call and returns its id. A call with a deadline ends with ``TimeLimitExceeded`` when it passes.
     func register(
         _ request: HTTPRequest, timeoutInterval: TimeInterval, closesConnection: Bool, deadline: DispatchTime?,
-        stream: StreamFeed? = nil
+        stream: StreamFeed? = nil, bodyIsReplayable: Bool = true
     ) -> UInt64 {
         var call = Call(
             deadline: deadline, hop: request,
             redirects: RedirectState(
-                for: request, limit: maximumRedirects, follows: request.followsRedirects ?? followsRedirects),
+                for: request, limit: maximumRedirects, follows: request.followsRedirects ?? followsRedirects,
+                bodyIsReplayable: bodyIsReplayable),
             timeoutInterval: timeoutInterval, closesConnection: closesConnection)
         call.stream = stream
         return table.withLock { table in

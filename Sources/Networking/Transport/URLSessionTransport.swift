@@ -199,7 +199,7 @@ public final class URLSessionTransport: HTTPTransport {
         let calls = self.calls
         let call = calls.register(
             request, timeoutInterval: timeoutInterval, closesConnection: freshConnection, deadline: deadline,
-            stream: stream)
+            stream: stream, bodyIsReplayable: original.body.isReplayable)
         registered(call)
         let (data, response) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -234,4 +234,26 @@ import Testing
         else { return }
         #expect(next.url?.absoluteString == "https://api.example.test/b?q=1")
     }
+
+    @Test func aOneTimeStreamBodyIsNotFollowedWhereTheBodyWouldBeSentAgain() {
+        var hop = HTTPRequest(method: .post, url: URL(string: "https://api.test/upload")!)
+        hop.body = .stream(BodyStream(once: AsyncThrowingStream { $0.finish() }))
+        for status in [307, 308] {
+            var state = RedirectState(for: hop, limit: 10)
+            guard
+                case .refuse(.redirectRefused, let message) = state.decide(status: status, location: "/b", current: hop)
+            else {
+                Issue.record("a \(status) with a one-time stream body should be refused")
+                continue
+            }
+            #expect(message.contains("one-time stream"))
+        }
+        // A 303 drops the body, so there is nothing to send again.
+        var state = RedirectState(for: hop, limit: 10)
+        guard case .follow(let next) = state.decide(status: 303, location: "/b", current: hop) else {
+            Issue.record("a 303 should be followed as a GET")
+            return
+        }
+        #expect(next.method == .get && next.body == .none)
+    }
 }
