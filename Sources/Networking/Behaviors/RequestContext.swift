@@ -19,6 +19,9 @@ public struct RequestContext: Sendable {
     public var clock: any NetworkClock
     /// What the caller set on the request for behaviors to read (``NetworkRequest/metadata``).
     public var metadata: RequestMetadata
+    /// How the caller receives the response; a streamed body (``ResponseForm/stream``, ``ResponseForm/download``)
+    /// has one reader and arrives after the head, so a behavior must not keep or share it.
+    public var responseForm: ResponseForm
 
     /// Creates a context; the client builds one per call. Tests of a single behavior build their own.
     ///
@@ -30,11 +33,13 @@ public struct RequestContext: Sendable {
     ///   - attemptTimeout: The limit of one attempt; 60 seconds by default, the client's default.
     ///   - clock: The clock of the time limits; the system clock by default.
     ///   - metadata: What the caller set on the request.
+    ///   - responseForm: How the caller receives the response; buffered by default.
     public init(
         requestName: String = "request", callID: UUID = UUID(), explicitHeaderNames: Set<String> = [],
         deadline: CallDeadline? = nil, attemptTimeout: Duration = .seconds(60), clock: any NetworkClock = SystemClock(),
-        metadata: RequestMetadata = RequestMetadata()
+        metadata: RequestMetadata = RequestMetadata(), responseForm: ResponseForm = .buffered
     ) {
+        self.responseForm = responseForm
         self.requestName = requestName
         self.callID = callID
         self.explicitHeaderNames = Set(explicitHeaderNames.map { HTTPToken.lowercasedASCII($0) })
@@ -47,8 +52,9 @@ public struct RequestContext: Sendable {
     /// The context as the client builds it, with names already lower-cased.
     init(
         requestName: String, callID: UUID, lowercasedHeaderNames: Set<String>, deadline: CallDeadline?,
-        attemptTimeout: Duration, clock: any NetworkClock, metadata: RequestMetadata
+        attemptTimeout: Duration, clock: any NetworkClock, metadata: RequestMetadata, responseForm: ResponseForm
     ) {
+        self.responseForm = responseForm
         self.requestName = requestName
         self.callID = callID
         self.explicitHeaderNames = lowercasedHeaderNames

@@ -6,9 +6,33 @@ extension Attempt {
     static let streamedErrorBodyLimit = 64 * 1024
 
     /// Runs the attempt for `request` with the body streamed: the time limit covers the head only; then the body
-    /// must not stay idle (no byte while the reader waits) for longer than the attempt timeout, and the call's
+    /// must not stay idle (no byte while nothing received is unread) for longer than the attempt timeout, and the call's
     /// deadline, if any, still ends it.
     func runStream(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
+        guard let call = request.callMeasurement else { return try await sendStream(request) }
+        var request = request
+        let measurement = call.beginAttempt(request)
+        request.attemptMeasurement = measurement
+        let response: HTTPResponse
+        let body: HTTPResponse.Body
+        do {
+            (response, body) = try await sendStream(request)
+        } catch {
+            measurement.finish(after: error)
+            throw error
+        }
+        measurement.responseHeadArrived()
+        let status = response.status.code
+        if case .stream(let stream) = body {
+            stream.onTermination { measurement.finish(streamOf: status, $0) }
+        } else {
+            measurement.finish(.status(status), receivedBody: body.count.map(Int64.init))
+        }
+        return (response, body)
+    }
+
+    /// Checks `request`, sends it through the streaming transport and returns at the head.
+    private func sendStream(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
         var request = request
         if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
         if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }
@@ -55,8 +79,8 @@ extension Attempt {
         return (response, .stream(stream))
     }
 
-    /// Ends `stream` with a time-out once no byte came for the attempt timeout while the reader waited, or once the
-    /// call's deadline passed. The watching task ends with the stream.
+    /// Ends `stream` with a time-out once no byte came for the attempt timeout while nothing received was left
+    /// unread (the reader waits, or will find nothing when it asks), or once the call's deadline passed. The watching task ends with the stream.
     private func watch(_ stream: ResponseBodyStream, activity: LockedBox<Duration>, sent: HTTPRequest) {
         let buffer = stream.buffer
         let idle = timeout.clampedForTimers
@@ -73,7 +97,9 @@ extension Attempt {
                     return
                 }
                 if idleLeft <= .zero {
-                    if buffer.isFull {
+                    // Idle only counts while everything received has been read: a reader still busy with buffered
+                    // chunks (a full buffer included) is behind, the network is not silent on it.
+                    if buffer.hasUnreadChunks {
                         activity.withLock { $0 = clock.now() }
                         continue
                     }

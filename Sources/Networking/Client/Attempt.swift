@@ -27,15 +27,8 @@ struct Attempt: Sendable {
             let (response, body) = try await send(request)
             measurement.finish(.status(response.status.code), receivedBody: body.count.map(Int64.init))
             return (response, body)
-        } catch let error as NetworkError {
-            if case .unacceptableStatus(let code) = error.kind {
-                measurement.finish(.status(code), receivedBody: Int64(error.body?.count ?? 0))
-            } else {
-                measurement.finish(.failed(error.kind), receivedBody: nil)
-            }
-            throw error
         } catch {
-            measurement.finish(.cancelled, receivedBody: nil)
+            measurement.finish(after: error)
             throw error
         }
     }

@@ -40,7 +40,7 @@ extension NetworkClient {
         reporter: TransferProgressReporter
     ) async throws -> DownloadResult {
         let partial = PartialDownload(destination: destination.standardizedFileURL)
-        let (name, built, attempt, run) = try prepare(request, behavior: behavior)
+        let (name, built, attempt, run) = try prepare(request, behavior: behavior, form: .download)
         let used = LockedBox(DownloadResume(partialBytes: 0, validator: nil))
         let terminal: NextHandler = { request in
             var request = request

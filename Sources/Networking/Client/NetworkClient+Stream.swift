@@ -11,8 +11,8 @@ extension NetworkClient {
     /// ```
     /// Every behavior applies, and sees the head with a ``HTTPResponse/Body/stream(_:)`` body it must not read.
     /// The attempt timeout limits the wait for the head, then becomes an idle limit: the call fails with
-    /// ``NetworkError`` of kind `timedOut(attempt)` when no byte arrives for that long while the reader waits. The
-    /// call's deadline, if set, still ends the stream. `maximumResponseBodySize` does not apply. An unacceptable
+    /// ``NetworkError`` of kind `timedOut(attempt)` when no byte arrives for that long once the reader has read
+    /// everything received (unread chunks keep it from firing). The call's deadline, if set, still ends the stream. `maximumResponseBodySize` does not apply. An unacceptable
     /// status throws as with `send`, with at most 64 KiB of the body. Errors in the body are ``NetworkError``s
     /// naming the request. The request's decoding is not used.
     ///
@@ -26,7 +26,7 @@ extension NetworkClient {
         _ request: NetworkRequest<Response>,
         behavior: any RequestBehavior = EmptyBehavior()
     ) async throws -> StreamedResponse {
-        let (_, _, attempt, run) = try prepare(request, behavior: behavior)
+        let (_, _, attempt, run) = try prepare(request, behavior: behavior, form: .stream)
         let (response, body) = try await run(attempt.runStream)
         switch body {
         case .stream(let stream):

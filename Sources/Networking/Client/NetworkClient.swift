@@ -98,7 +98,10 @@ public final class NetworkClient: Sendable {
 
     /// Builds the request of a call and the chain that sends it: the built request, the attempt, and a function that
     /// runs the chain down to the given terminal (``Attempt/run(_:)`` or its streaming twin).
-    func prepare<Response>(_ request: NetworkRequest<Response>, behavior: any RequestBehavior) throws -> (
+    func prepare<Response>(
+        _ request: NetworkRequest<Response>, behavior: any RequestBehavior,
+        form: RequestContext.ResponseForm = .buffered
+    ) throws -> (
         name: String, built: HTTPRequest, attempt: Attempt,
         run: (@escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body)
     ) {
@@ -117,7 +120,7 @@ public final class NetworkClient: Sendable {
         let explicit = request.headers.isEmpty ? [] : Set(request.headers.map(\.name.canonicalName))
         let context = RequestContext(
             requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
-            attemptTimeout: timeout, clock: clock, metadata: request.metadata)
+            attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form)
         let attempt = Attempt(
             name: name, builtRequest: built, transport: configuration.transport, limitedTransport: limitedTransport,
             clock: clock, timeout: timeout, deadline: deadline,

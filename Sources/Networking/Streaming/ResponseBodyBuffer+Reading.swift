@@ -20,6 +20,9 @@ extension ResponseBodyBuffer {
 
     /// Whether a reader is waiting for the next chunk.
     package var hasWaitingReader: Bool { state.withLock { $0.waiter != nil } }
+
+    /// Whether chunks received are still waiting to be read: the reader, not the network, is behind.
+    var hasUnreadChunks: Bool { state.withLock { $0.head < $0.chunks.count } }
 }
 
 extension ResponseBodyBuffer {

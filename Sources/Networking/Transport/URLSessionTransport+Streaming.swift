@@ -109,7 +109,18 @@ extension URLSessionTransportDelegate {
                 call.stream?.paused = true
                 return true
             }
-            if pausing == true { onQueue { task.suspend() } }
+            guard pausing == true else { return }
+            // The reader may have drained the buffer since it refused the chunk, its call to resume finding nothing
+            // paused yet: suspend only if the buffer is still full, on the queue that also runs every resume.
+            onQueue { [self] in
+                let stillFull = withCall(of: task) { call, _ -> Bool in
+                    guard call.stream?.paused == true else { return false }
+                    if call.stream?.continuation.buffer.isFull == true { return true }
+                    call.stream?.paused = false
+                    return false
+                }
+                if stillFull == true { task.suspend() }
+            }
         #endif
     }
 

@@ -57,7 +57,10 @@ public struct CoalescingBehavior: RequestBehavior {
             HTTPResponse, HTTPResponse.Body
         )
     {
-        guard let key = CoalescingKey(request, ignoring: settings.ignoredHeaderNames) else {
+        // A streamed body has one reader: it cannot be shared, so stream and download calls are never coalesced.
+        guard context.responseForm == .buffered,
+            let key = CoalescingKey(request, ignoring: settings.ignoredHeaderNames)
+        else {
             return try await next(request)
         }
         try Task.checkCancellation()

@@ -77,9 +77,21 @@ public struct ConcurrencyLimitBehavior: RequestBehavior {
                 maximumQueueLength: settings.maximumQueueLength)
         case .queued: try await waitForSlot(ticket, key: key, context: context)
         }
-        defer { releaseSlot(key) }
-        try Task.checkCancellation()
-        return try await next(request)
+        let result: (HTTPResponse, HTTPResponse.Body)
+        do {
+            try Task.checkCancellation()
+            result = try await next(request)
+        } catch {
+            releaseSlot(key)
+            throw error
+        }
+        // A streamed body holds its slot until the stream ends, fails, is cancelled or is dropped.
+        if case .stream(let stream) = result.1 {
+            stream.onTermination { [self] _ in releaseSlot(key) }
+        } else {
+            releaseSlot(key)
+        }
+        return result
     }
 
     /// Waits in the queue until a slot is handed over, the task is cancelled, or a time limit passes. On any way

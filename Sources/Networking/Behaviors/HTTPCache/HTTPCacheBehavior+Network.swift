@@ -70,6 +70,13 @@ extension HTTPCacheBehavior {
     ) async {
         let fields = response.headerFields
         report(CacheControl(fields: fields).problems, call)
+        // A streamed body goes to its one reader (a stream, a download): there is nothing in memory to store, and
+        // an entry without it would answer later calls with an empty body.
+        guard case .data(let data) = body else {
+            await store.removeEntry(forKey: call.key)
+            emit(.notStored, call, "the body was streamed to the caller")
+            return
+        }
         if let reason = CacheStorability.reasonNotToStore(
             request: request, status: response.status.code, response: fields)
         {
@@ -79,7 +86,7 @@ extension HTTPCacheBehavior {
         }
         reportMalformedDates(fields, call)
         let entry = HTTPCacheEntry(
-            status: response.status.code, headerFields: fields, body: body.data ?? Data(), url: response.url,
+            status: response.status.code, headerFields: fields, body: data, url: response.url,
             varyingRequestFields: CacheStorability.varyingFields(
                 of: request.headerFields, names: CacheStorability.varyNames(of: fields) ?? []),
             requestDate: requestDate, responseDate: call.clock.date())

@@ -79,6 +79,31 @@ package final class AttemptMeasurement: Sendable {
         state.withLock { $0.reused = reused }
     }
 
+    /// Ends the attempt that threw `error`: an unacceptable status is a response, a ``NetworkError`` a failure of
+    /// its kind, anything else (cancellation) a cancelled attempt.
+    func finish(after error: any Error) {
+        guard let error = error as? NetworkError else { return finish(.cancelled, receivedBody: nil) }
+        if case .unacceptableStatus(let code) = error.kind {
+            finish(.status(code), receivedBody: Int64(error.body?.count ?? 0))
+        } else {
+            finish(.failed(error.kind), receivedBody: nil)
+        }
+    }
+
+    /// Ends the attempt of a streamed body when the stream ends: a finished stream is its head's status, a failed
+    /// one the failure, a cancelled or dropped one `cancelled`; the bytes are those the stream delivered.
+    func finish(streamOf status: Int, _ termination: ResponseBodyStream.Termination) {
+        switch termination.outcome {
+        case .finished:
+            finish(.status(status), receivedBody: termination.byteCount)
+        case .cancelled:
+            finish(.cancelled, receivedBody: termination.byteCount)
+        case .failed(let error):
+            let kind = (error as? NetworkError)?.kind ?? .transport(.other)
+            finish(error is CancellationError ? .cancelled : .failed(kind), receivedBody: termination.byteCount)
+        }
+    }
+
     /// Ends the attempt and delivers its measurements once.
     ///
     /// - Parameters:
