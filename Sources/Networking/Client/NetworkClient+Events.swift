@@ -13,30 +13,49 @@ extension NetworkClient {
     /// retry before the head arrives). The request is sent with `Accept: text/event-stream` unless it sets its own
     /// `Accept`, and, on a reconnection after an event with an `id`, with `Last-Event-ID` carrying it. When a
     /// connection ends or fails while being read, the next one opens after the stream's latest `retry` time (3 s
-    /// before any), measured on `clock`. A connection refused with a status, or any error of the call before the
-    /// head arrives, ends the sequence with that ``NetworkError``: the event stream rules say not to reconnect
-    /// then. Ending the loop, or cancelling its task, closes the connection.
+    /// before any), measured on `clock`. A connection that fails on the network (a transport error, or no head
+    /// within the attempt timeout: `cannotConnect`, `cannotFindHost`, `notConnected`, `timedOut`,
+    /// `connectionLost`) is retried the same way. A connection refused with a status, or any other error
+    /// of the call, ends the sequence with that ``NetworkError``: the event stream rules say not to reconnect then.
+    /// Ending the loop, or cancelling its task, closes the connection.
     ///
     /// - Parameters:
     ///   - request: The event stream's request; its decoding is not used.
     ///   - behavior: Behavior for each connection only; the client-wide behavior wraps it.
-    ///   - clock: The clock of the waits between connections.
+    ///   - clock: The clock of the waits between connections; `nil` (the default) uses the client's clock.
     ///   - maximumReconnections: Reconnections in a row without an event before the sequence ends; `nil` (the
     ///     default) for no limit.
     /// - Returns: The events, across reconnections.
     /// - Throws: ``BehaviorSettingsError`` when `maximumReconnections` is negative.
     public func events<Response>(
         _ request: NetworkRequest<Response>, behavior: any RequestBehavior = EmptyBehavior(),
-        clock: any NetworkClock = SystemClock(), maximumReconnections: Int? = nil
+        clock: (any NetworkClock)? = nil, maximumReconnections: Int? = nil
     ) throws -> ServerSentEventSource {
         var request = request
         if !request.headers.contains(.accept) { request.headers[.accept] = "text/event-stream" }
         let base = request
+        let clock = clock ?? configuration.clock
         return try ServerSentEventSource(clock: clock, maximumReconnections: maximumReconnections) { lastEventID in
             var request = base
             if let lastEventID { request.headers[HTTPField.Name("Last-Event-ID")] = lastEventID }
-            let body = try await self.stream(request, behavior: behavior).body
+            let body: ResponseBodyStream
+            do {
+                body = try await self.stream(request, behavior: behavior).body
+            } catch let error as NetworkError where Self.isNetworkFailure(error) {
+                // A failure on the network is a lost connection: the source waits and reconnects.
+                return AsyncThrowingStream { throw error }
+            }
             return AsyncThrowingStream { try await body.buffer.next() }
+        }
+    }
+
+    /// Whether `error` is the network failing (the connection, or no head in time), not the server refusing.
+    private static func isNetworkFailure(_ error: NetworkError) -> Bool {
+        switch error.kind {
+        case .transport(let code):
+            [.cannotConnect, .cannotFindHost, .notConnected, .timedOut, .connectionLost].contains(code)
+        case .timedOut(.attempt): true
+        default: false
         }
     }
 }

@@ -41,6 +41,19 @@ import Testing
         #expect(transport.requestCount == 1)
     }
 
+    @Test func aConnectionThatFailsOnTheNetworkIsRetriedAfterTheReconnectionTime() async throws {
+        let transport = MockTransport().stub(
+            .get, "/events", .failure(URLError(.cannotConnectToHost)),
+            .streamed([Data("id: 1\ndata: back\n\n".utf8)]), .streamed([]))
+        let clock = TestClock()
+        let client = makeClient(transport: transport, clock: clock)
+        var received: [String] = []
+        for try await event in try client.events(Self.request, maximumReconnections: 1) { received.append(event.data) }
+        #expect(received == ["back"])
+        #expect(transport.requestCount == 3)
+        #expect(clock.sleeps.filter { $0 == ServerSentEventSource.defaultReconnectionTime }.count == 2)
+    }
+
     @Test func theRequestsOwnAcceptIsKeptAndANegativeLimitIsRefused() async throws {
         let transport = MockTransport().stub(.get, "/events", .streamed([Data("data: x\n\n".utf8)]))
         let client = makeClient(transport: transport)

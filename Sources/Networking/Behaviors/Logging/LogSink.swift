@@ -3,7 +3,8 @@ import Foundation
 /// Where ``LoggingBehavior`` writes its lines: one call per event, with one line of text and no newline.
 ///
 /// The behavior awaits the sink **inline**, on the calling task, before the request goes on and before the
-/// outcome is returned, so lines keep their order and a slow sink slows the call down without breaking it.
+/// outcome is returned, so lines keep their order and a slow sink slows the call down without breaking it. The
+/// last line of a streamed body is written when the stream ends, from the task that ends it.
 /// Keep sinks fast: append to a buffer, hand the line to `os.Logger` or to an actor, never wait for the network.
 /// ```swift
 /// let sink = LogSink { line in logger.debug("\(line, privacy: .public)") }
