@@ -33,13 +33,7 @@ extension Attempt {
 
     /// Checks `request`, sends it through the streaming transport and returns at the head.
     private func sendStream(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
-        var request = request
-        if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
-        if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }
-        if let problem = RequestValidator.problem(in: request) {
-            throw NetworkError(
-                .invalidRequest, requestName: name, message: "invalid request: \(problem)", builtRequest: builtRequest)
-        }
+        let request = try checked(request)
         guard let streaming = transport as? any StreamingHTTPTransport else {
             let error = StreamingUnsupportedError(transportType: "\(type(of: transport))")
             throw NetworkError(
@@ -47,9 +41,7 @@ extension Attempt {
                 sentRequest: request, underlyingError: error)
         }
         let sent = request
-        let remaining = deadline?.remaining()
-        let (limit, scope): (Duration, NetworkError.TimeoutScope) =
-            if let remaining, remaining < timeout { (remaining, .call) } else { (timeout.clampedForTimers, .attempt) }
+        let (limit, scope) = timeLimit()
         let timedOut = timeoutError(scope: scope, limit: limit, sent: sent, what: "no response head")
         guard limit > .zero else { throw timedOut() }
         let response: HTTPResponse

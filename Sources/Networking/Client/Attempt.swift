@@ -35,16 +35,8 @@ struct Attempt: Sendable {
 
     /// Checks `request` and sends it through the transport under the attempt's time limit.
     private func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
-        var request = request
-        if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
-        if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }
-        if let problem = RequestValidator.problem(in: request) {
-            throw NetworkError(
-                .invalidRequest, requestName: name, message: "invalid request: \(problem)", builtRequest: builtRequest)
-        }
-        let remaining = deadline?.remaining()
-        let (limit, scope): (Duration, NetworkError.TimeoutScope) =
-            if let remaining, remaining < timeout { (remaining, .call) } else { (timeout.clampedForTimers, .attempt) }
+        let request = try checked(request)
+        let (limit, scope) = timeLimit()
         let sent = request
         let timedOut = { @Sendable [name, builtRequest, deadline] in
             NetworkError(
@@ -78,6 +70,30 @@ struct Attempt: Sendable {
                 response: response, body: data)
         }
         return (response, .data(data))
+    }
+
+    /// `request` as it goes to the transport: the client's sensitive names declared, the default `Accept` added
+    /// when nobody set one, and every part checked.
+    ///
+    /// - Throws: ``NetworkError`` of kind `invalidRequest` naming the problem.
+    func checked(_ request: HTTPRequest) throws -> HTTPRequest {
+        var request = request
+        if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
+        if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }
+        if let problem = RequestValidator.problem(in: request) {
+            throw NetworkError(
+                .invalidRequest, requestName: name, message: "invalid request: \(problem)", builtRequest: builtRequest)
+        }
+        return request
+    }
+
+    /// This attempt's limit: the attempt timeout, or the time left before the call's deadline when that is shorter.
+    func timeLimit() -> (Duration, NetworkError.TimeoutScope) {
+        if let remaining = deadline?.remaining(), remaining < timeout {
+            (remaining, .call)
+        } else {
+            (timeout.clampedForTimers, .attempt)
+        }
     }
 
     /// Maps what a transport threw: cancellation and ``NetworkError`` pass through; everything else becomes a
