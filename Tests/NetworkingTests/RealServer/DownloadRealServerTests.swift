@@ -47,6 +47,26 @@ struct DownloadRealServerTests {
         #expect(hits.requests.last?.headers["if-range"] == "\"v1\"")
     }
 
+    @Test("an 8 MiB download over a real socket is written through to the file, not buffered for a reader")
+    func largeDownloadWritesThrough() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("large.bin")
+        let key = FaultServer.newKey("large")
+        let streams = LockedBox<[ResponseBodyStream]>([])
+        let client = try await FaultServer.client(behavior: StreamCapture(streams: streams))
+        let size = 8 << 20
+        let request = NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)])
+        let result = try await client.download(request, to: destination).value
+        #expect(result.byteCount == Int64(size))
+        #expect(try Data(contentsOf: destination) == Self.expected(size))
+        #expect(try await FaultServer.hits(key).count == 1)
+        let buffer = try #require(streams.current.first?.buffer)
+        #expect(buffer.isWritingThrough)
+        // Only what arrived between the head and the start of writing waited in memory; never the body.
+        #expect(buffer.peakBufferedBytes < size / 2)
+    }
+
     @Test("a changed file (another ETag) makes the server answer 200 and the download start over")
     func changedValidatorRestarts() async throws {
         let folder = try Self.folder()
@@ -108,5 +128,18 @@ struct DownloadRealServerTests {
             ])
         for try await chunk in try await client.stream(drip) { dripped += chunk.count }
         #expect(dripped == 10)
+    }
+}
+
+/// Keeps the body stream a download's chain sees, so a test can look at its buffer afterwards.
+private struct StreamCapture: RequestBehavior {
+    let streams: LockedBox<[ResponseBodyStream]>
+
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let (response, body) = try await next(request)
+        if case .stream(let stream) = body { streams.withLock { $0.append(stream) } }
+        return (response, body)
     }
 }
