@@ -9,7 +9,8 @@ extension NetworkClient {
     /// let result = try await call.value
     /// ```
     /// The body is streamed (``stream(_:behavior:)``: every behavior applies, an idle limit instead of a total
-    /// one, no size limit) and written as it arrives to `<destination>.partial`, in constant memory; when it is
+    /// one, no size limit) and written as it arrives to `<destination>.partial`, in constant memory (each chunk
+    /// within the transport's delivery of it, gathered into 1 MiB writes: no chunk waits for a reader); when it is
     /// complete the file is renamed onto `destination` in one step, replacing any file there. If the call fails
     /// the partial file stays, with the response's validator (a strong `ETag`, else `Last-Modified`) in
     /// `<destination>.partial-validator`, and the next download to the same destination resumes it: it sends
@@ -23,8 +24,8 @@ extension NetworkClient {
     ///   - request: What to send; its decoding is not used.
     ///   - destination: A file URL; its folder must exist.
     ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
-    /// - Returns: The running call: its progress (bytes in the file and expected, monotonic, ending at the file's
-    ///   length) and its ``DownloadResult``.
+    /// - Returns: The running call: its progress (bytes received for the file and expected, monotonic, ending at
+    ///   the file's length) and its ``DownloadResult``.
     public func download<Response>(
         _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior = EmptyBehavior()
     ) -> NetworkCall<DownloadResult> {
