@@ -144,9 +144,10 @@ extension DownloadBenchmark {
         return String(
             format: "5. Download of %.0f MiB from nginx to disk: client %.2f s (%.0f MiB/s, peak RSS %.1f MiB),"
                 + " curl %.2f s (%.0f MiB/s); a bare URLSession task that only counts the bytes %.2f s (%.0f MiB/s,"
-            + " %.3f of curl: the ceiling on this platform)",
+                + " %.3f of curl: the ceiling on this platform)",
             mib, result.clientSeconds, mib / result.clientSeconds, result.peakMiB, result.curlSeconds,
-            mib / result.curlSeconds, result.rawSeconds, mib / result.rawSeconds, result.curlSeconds / result.rawSeconds)
+            mib / result.curlSeconds, result.rawSeconds, mib / result.rawSeconds, result.curlSeconds / result.rawSeconds
+        )
     }
 }
 

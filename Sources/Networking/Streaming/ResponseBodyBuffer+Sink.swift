@@ -43,7 +43,8 @@ extension ResponseBodyBuffer {
             for observer in observers { observer(termination) }
         }
         let termination = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<ResponseBodyStream.Termination, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<ResponseBodyStream.Termination, Never>) in
                 onTermination { continuation.resume(returning: $0) }
             }
         } onCancel: {

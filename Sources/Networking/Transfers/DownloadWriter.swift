@@ -85,7 +85,8 @@ final class DownloadWriter: Sendable {
 
     private func write(_ data: Data, _ state: inout State) throws {
         guard let handle = state.handle else {
-            let error = DownloadFileError(operation: .write, path: partial.partialURL.path, reason: "the file is closed")
+            let error = DownloadFileError(
+                operation: .write, path: partial.partialURL.path, reason: "the file is closed")
             state.failure = error
             throw error
         }
