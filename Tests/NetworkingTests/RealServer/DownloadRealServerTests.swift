@@ -68,6 +68,28 @@ struct DownloadRealServerTests {
         #expect(buffer.isTerminated)
     }
 
+    @Test("requests on another client run alongside a download, and every one completes")
+    func otherRequestsGoOnDuringADownload() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("large.bin")
+        let key = FaultServer.newKey("during-download")
+        let downloader = try await FaultServer.client()
+        let other = try await FaultServer.client()
+        let size = 8 << 20
+        let download = downloader.download(
+            NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)]), to: destination)
+        for _ in 0..<20 {
+            _ = try await other.send(NetworkRequest<Data>(path: "/ok", query: [.init(name: "key", value: key)]))
+        }
+        let result = try await download.value
+        #expect(result.byteCount == Int64(size))
+        #expect(try Data(contentsOf: destination) == Self.expected(size))
+        let hits = try await FaultServer.hits(key)
+        #expect(hits.count == 21)
+        #expect(hits.requests.filter { $0.path.hasPrefix("/ok") }.count == 20)
+    }
+
     @Test("a changed file (another ETag) makes the server answer 200 and the download start over")
     func changedValidatorRestarts() async throws {
         let folder = try Self.folder()
