@@ -23,6 +23,10 @@ struct BenchmarkApp {
                 try await DownloadBenchmark.downloadPhase(url: arguments[index + 1], destination: arguments[index + 2])
                 return
             }
+            if let index = arguments.firstIndex(of: "--raw-download-phase"), index + 1 < arguments.count {
+                try DownloadBenchmark.rawDownloadPhase(url: arguments[index + 1])
+                return
+            }
             let download = DownloadBenchmark(bytes: quick ? 256 << 20 : 1 << 30, rounds: quick ? 1 : 3)
             if arguments.contains("--download-only") {
                 let result = try download.run()

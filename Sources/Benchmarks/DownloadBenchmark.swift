@@ -11,6 +11,8 @@ struct DownloadBenchmark {
         let peakMiB: Double
         let clientSeconds: Double
         let curlSeconds: Double
+        /// A bare URLSession data task that only counts the bytes: the ceiling for any client built on it.
+        let rawSeconds: Double
         var ratio: Double { curlSeconds / clientSeconds }
     }
 
@@ -34,7 +36,9 @@ struct DownloadBenchmark {
         try Self.waitForServer(url)
         var client: [(kib: Int, seconds: Double)] = []
         var curl: [Double] = []
+        var raw: [Double] = []
         for _ in 0..<rounds {
+            raw.append(try Self.rawPhase(url: url, bytes: bytes))
             client.append(try Self.clientPhase(url: url, destination: destination.path, bytes: bytes))
             try? FileManager.default.removeItem(at: destination)
             curl.append(try Self.curl(url: url, destination: destination.path, bytes: bytes))
@@ -42,7 +46,8 @@ struct DownloadBenchmark {
         }
         return Result(
             bytes: bytes, peakMiB: Double(client.map(\.kib).max() ?? 0) / 1024,
-            clientSeconds: client.map(\.seconds).min() ?? .nan, curlSeconds: curl.min() ?? .nan)
+            clientSeconds: client.map(\.seconds).min() ?? .nan, curlSeconds: curl.min() ?? .nan,
+            rawSeconds: raw.min() ?? .nan)
     }
 
     /// Runs the download in a fresh process and reads back its peak RSS (KiB) and seconds.
@@ -75,6 +80,31 @@ struct DownloadBenchmark {
         ).value
         let elapsed = ContinuousClock.now - start
         print(Measure.peakResidentKiB(), elapsed.seconds, result.byteCount)
+    }
+
+    /// Times a bare URLSession download that counts bytes, in a fresh process like the client's.
+    private static func rawPhase(url: String, bytes: Int64) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--raw-download-phase", url]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let parts = output.split(whereSeparator: \.isWhitespace)
+        guard process.terminationStatus == 0, parts.count == 2, Int64(parts[1]) == bytes, let seconds = Double(parts[0])
+        else {
+            throw BenchmarkError("the bare download phase failed: \(output)")
+        }
+        return seconds
+    }
+
+    /// The child process of ``rawPhase(url:bytes:)``: prints seconds and bytes.
+    static func rawDownloadPhase(url: String) throws {
+        guard let source = URL(string: url) else { throw BenchmarkError("bad URL \(url)") }
+        let (bytes, seconds) = RawURLSessionDownload.run(source)
+        print(seconds, bytes)
     }
 
     /// Times `curl -s -o destination url`.
@@ -113,9 +143,11 @@ extension DownloadBenchmark {
         let mib = Double(result.bytes) / 1_048_576
         return String(
             format: "5. Download of %.0f MiB from nginx to disk: client %.2f s (%.0f MiB/s, peak RSS %.1f MiB),"
-                + " curl %.2f s (%.0f MiB/s)",
+                + " curl %.2f s (%.0f MiB/s); a bare URLSession task that only counts the bytes %.2f s (%.0f MiB/s,"
+                + " %.3f of curl: the ceiling on this platform)",
             mib, result.clientSeconds, mib / result.clientSeconds, result.peakMiB, result.curlSeconds,
-            mib / result.curlSeconds)
+            mib / result.curlSeconds, result.rawSeconds, mib / result.rawSeconds, result.curlSeconds / result.rawSeconds
+        )
     }
 }
 

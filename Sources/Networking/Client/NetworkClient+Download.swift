@@ -9,7 +9,8 @@ extension NetworkClient {
     /// let result = try await call.value
     /// ```
     /// The body is streamed (``stream(_:behavior:)``: every behavior applies, an idle limit instead of a total
-    /// one, no size limit) and written as it arrives to `<destination>.partial`, in constant memory; when it is
+    /// one, no size limit) and written as it arrives to `<destination>.partial`, in constant memory (each chunk
+    /// within the transport's delivery of it, gathered into 1 MiB writes: no chunk waits for a reader); when it is
     /// complete the file is renamed onto `destination` in one step, replacing any file there. If the call fails
     /// the partial file stays, with the response's validator (a strong `ETag`, else `Last-Modified`) in
     /// `<destination>.partial-validator`, and the next download to the same destination resumes it: it sends
@@ -23,8 +24,8 @@ extension NetworkClient {
     ///   - request: What to send; its decoding is not used.
     ///   - destination: A file URL; its folder must exist.
     ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
-    /// - Returns: The running call: its progress (bytes in the file and expected, monotonic, ending at the file's
-    ///   length) and its ``DownloadResult``.
+    /// - Returns: The running call: its progress (bytes received for the file and expected, monotonic, ending at
+    ///   the file's length) and its ``DownloadResult``.
     public func download<Response>(
         _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior = EmptyBehavior()
     ) -> NetworkCall<DownloadResult> {
@@ -95,27 +96,29 @@ extension NetworkClient {
                 message: "the download cannot resume: \(reason); the partial file was discarded",
                 builtRequest: built, response: response)
         }
-        var written = appending ? rule.partialBytes : 0
+        let start = appending ? rule.partialBytes : 0
+        let writer: DownloadWriter
         do {
             let handle = try partial.open(appending: appending)
-            defer { try? handle.close() }
-            partial.storeValidator(
-                DownloadResume.validator(etag: fields[.eTag], lastModified: fields[.lastModified]))
-            reporter.report(completedBytes: written, expectedBytes: expected)
-            // Each wake-up takes every chunk already buffered and writes them in one call: a few large writes
-            // instead of one per network read.
-            var pending = Data()
-            for try await chunk in stream {
-                pending.append(chunk)
-                for more in stream.buffer.takeBuffered() { pending.append(more) }
-                try partial.write(pending, to: handle)
-                written += Int64(pending.count)
-                pending.removeAll(keepingCapacity: true)
-                reporter.report(completedBytes: written, expectedBytes: expected)
-            }
+            writer = DownloadWriter(
+                handle: handle, partial: partial, written: start, expected: expected, reporter: reporter)
         } catch let error as DownloadFileError {
             stream.cancel()
             throw fileError(error, response)
+        }
+        partial.storeValidator(DownloadResume.validator(etag: fields[.eTag], lastModified: fields[.lastModified]))
+        reporter.report(completedBytes: start, expectedBytes: expected)
+        // Each chunk goes into the file in the transport's own call (gathered into large writes): nothing waits in
+        // memory for this task, so memory stays flat even where the transport cannot be slowed down.
+        let written: Int64
+        do {
+            _ = try await stream.buffer.drain(into: { chunk in try writer.append(chunk) })
+            written = try writer.close()
+        } catch {
+            // What arrived before the failure stays in the file, for the next download to resume from.
+            _ = try? writer.close()
+            if let failure = writer.failure { throw fileError(failure, response) }
+            throw error
         }
         if let expected, written != expected {
             throw NetworkError(

@@ -16,7 +16,7 @@ extension ResponseBodyBuffer {
     var isFull: Bool { state.withLock { $0.full } }
 
     /// Whether the stream has ended for its observers.
-    var isTerminated: Bool { state.withLock { $0.termination != nil } }
+    package var isTerminated: Bool { state.withLock { $0.termination != nil } }
 
     /// Whether a reader is waiting for the next chunk.
     package var hasWaitingReader: Bool { state.withLock { $0.waiter != nil } }

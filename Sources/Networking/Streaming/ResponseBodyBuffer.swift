@@ -19,6 +19,10 @@ package final class ResponseBodyBuffer: Sendable {
         var onDemand: (@Sendable () -> Void)?
         var onActivity: (@Sendable () -> Void)?
         var errorTransform: (@Sendable (any Error) -> any Error)?
+        /// Set while the body is written through (``drain(into:)``): each chunk goes to it, in the producer's call.
+        var sink: (@Sendable (Data) throws -> Void)?
+        /// The most bytes ever buffered at once.
+        var peakBufferedBytes = 0
     }
 
     typealias Observer = @Sendable (ResponseBodyStream.Termination) -> Void
@@ -45,10 +49,15 @@ package final class ResponseBodyBuffer: Sendable {
     /// Adds a chunk; returns whether the reader has room for more.
     func yield(_ chunk: Data) -> Bool {
         guard !chunk.isEmpty else { return state.withLock { $0.ending == nil && !$0.full } }
+        var sinkError: (any Error)?
         let (waiter, activity, room): (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?, Bool) =
             state.withLock { state in
                 guard state.ending == nil else { return (nil, nil, false) }
                 state.receivedBytes += Int64(chunk.count)
+                if let sink = state.sink {
+                    sinkError = Self.writeThrough(chunk, to: sink, &state)
+                    return (nil, state.onActivity, sinkError == nil)
+                }
                 if let waiter = state.waiter {
                     state.waiter = nil
                     state.deliveredBytes += Int64(chunk.count)
@@ -56,11 +65,13 @@ package final class ResponseBodyBuffer: Sendable {
                 }
                 state.chunks.append(chunk)
                 state.bufferedBytes += chunk.count
+                state.peakBufferedBytes = max(state.peakBufferedBytes, state.bufferedBytes)
                 if state.bufferedBytes >= limit { state.full = true }
                 return (nil, state.onActivity, !state.full)
             }
         activity?()
         waiter?.resume(returning: chunk)
+        if let sinkError { finish(.failed(sinkError)) }
         return room
     }
 
@@ -119,7 +130,7 @@ package final class ResponseBodyBuffer: Sendable {
     }
 
     /// Records the end for the observers, once the reader has had everything it will get.
-    private static func terminate(_ state: inout State, demand: [CheckedContinuation<Void, any Error>]) -> Ending {
+    static func terminate(_ state: inout State, demand: [CheckedContinuation<Void, any Error>]) -> Ending {
         var outcome = state.ending ?? .finished
         // The client's mapping applies when the error is handed out: the transfer may fail before it is set.
         if case .failed(let error) = outcome, let transform = state.errorTransform {

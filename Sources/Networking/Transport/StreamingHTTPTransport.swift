@@ -9,7 +9,9 @@ import Foundation
 /// ### Rules for a streaming transport
 /// - Return once the head is known; feed the body into the stream's continuation, respecting its backpressure
 ///   (``ResponseBodyStream/Continuation/yield(_:)`` answers `false`, or use
-///   ``ResponseBodyStream/Continuation/send(_:)``), and finish it, with an error if the transfer fails.
+///   ``ResponseBodyStream/Continuation/send(_:)``), and finish it, with an error if the transfer fails. For a
+///   download the client writes each chunk to its file within `yield`, so a producer that yields from its own
+///   thread goes at the disk's pace.
 /// - When the stream ends as cancelled, stop the transfer and close the connection
 ///   (``ResponseBodyStream/Continuation/onTermination(_:)``).
 /// - Apply no body size limit and no total time limit: the client keeps an idle limit itself.

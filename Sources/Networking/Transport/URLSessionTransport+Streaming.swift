@@ -30,9 +30,11 @@ struct StreamFeed: Sendable {
 ///   until the reader drains half of it. swift-corelibs-foundation (Linux) implements `suspend()` by removing the
 ///   transfer from libcurl's multi handle, which ends it (a resumed task starts over), and it delivers data to the
 ///   delegate without flow control, so on Linux the buffer is a soft bound: a reader slower than the network lets
-///   it grow. Holding back the delegate queue is no remedy there: every session's work queue targets one shared
-///   queue, so blocking it would stall every request in the process. Downloads read as fast as the disk takes
-///   writes.
+///   it grow: the delegate must not wait for a reader, since the network side of every session is one shared
+///   queue. A download has no reader to wait for: the client writes each chunk to its file within the
+///   delegate's call (``ResponseBodyStream/Continuation/yield(_:)``), and the delegate queue holds the network
+///   side back while 64 reads are queued (`URLSessionTransportDelegateQueue`, at most 20 ms at a time), so a
+///   download goes at the disk's pace in constant memory on Linux too.
 /// - **Cancellation**: a stream that ends early (cancelled, dropped, timed out by the client) cancels the task,
 ///   which closes the connection.
 /// - No body size limit and no deadline apply here: the client keeps an idle limit and the call's deadline.

@@ -120,7 +120,11 @@ public final class URLSessionTransport: HTTPTransport {
         let delegate = URLSessionTransportDelegate(
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
             serverTrust: configuration.serverTrust, followsRedirects: configuration.followsRedirects)
-        let queue = OperationQueue()
+        #if canImport(FoundationNetworking)
+            let queue: OperationQueue = URLSessionTransportDelegateQueue()
+        #else
+            let queue = OperationQueue()
+        #endif
         queue.maxConcurrentOperationCount = 1
         queue.name = "Networking.URLSessionTransport"
         self.calls = delegate

@@ -47,6 +47,49 @@ struct DownloadRealServerTests {
         #expect(hits.requests.last?.headers["if-range"] == "\"v1\"")
     }
 
+    @Test("an 8 MiB download over a real socket is written through to the file, not buffered for a reader")
+    func largeDownloadWritesThrough() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("large.bin")
+        let key = FaultServer.newKey("large")
+        let streams = LockedBox<[ResponseBodyStream]>([])
+        let client = try await FaultServer.client(behavior: StreamCapture(streams: streams))
+        let size = 8 << 20
+        let request = NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)])
+        let result = try await client.download(request, to: destination).value
+        #expect(result.byteCount == Int64(size))
+        #expect(try Data(contentsOf: destination) == Self.expected(size))
+        #expect(try await FaultServer.hits(key).count == 1)
+        let buffer = try #require(streams.current.first?.buffer)
+        // The socket's chunks went into the file in the transport's calls, not through a reader: only what came
+        // between the head and the start of writing was ever buffered (how much is up to the scheduler).
+        #expect(buffer.isWritingThrough)
+        #expect(buffer.isTerminated)
+    }
+
+    @Test("requests on another client run alongside a download, and every one completes")
+    func otherRequestsGoOnDuringADownload() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("large.bin")
+        let key = FaultServer.newKey("during-download")
+        let downloader = try await FaultServer.client()
+        let other = try await FaultServer.client()
+        let size = 8 << 20
+        let download = downloader.download(
+            NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)]), to: destination)
+        for _ in 0..<20 {
+            _ = try await other.send(NetworkRequest<Data>(path: "/ok", query: [.init(name: "key", value: key)]))
+        }
+        let result = try await download.value
+        #expect(result.byteCount == Int64(size))
+        #expect(try Data(contentsOf: destination) == Self.expected(size))
+        let hits = try await FaultServer.hits(key)
+        #expect(hits.count == 21)
+        #expect(hits.requests.filter { $0.path.hasPrefix("/ok") }.count == 20)
+    }
+
     @Test("a changed file (another ETag) makes the server answer 200 and the download start over")
     func changedValidatorRestarts() async throws {
         let folder = try Self.folder()
@@ -108,5 +151,18 @@ struct DownloadRealServerTests {
             ])
         for try await chunk in try await client.stream(drip) { dripped += chunk.count }
         #expect(dripped == 10)
+    }
+}
+
+/// Keeps the body stream a download's chain sees, so a test can look at its buffer afterwards.
+private struct StreamCapture: RequestBehavior {
+    let streams: LockedBox<[ResponseBodyStream]>
+
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let (response, body) = try await next(request)
+        if case .stream(let stream) = body { streams.withLock { $0.append(stream) } }
+        return (response, body)
     }
 }
