@@ -9,7 +9,7 @@ extension NetworkClient {
     /// let result = try await call.value
     /// ```
     /// The body is streamed (``stream(_:behavior:)``: every behavior applies, an idle limit instead of a total
-    /// one, no size limit) and written as it arrives to `<destination>.partial`, in constant memory (each chunk
+    /// one, no size limit unless `maximumSize` is set) and written as it arrives to `<destination>.partial`, in constant memory (each chunk
     /// within the transport's delivery of it, gathered into 1 MiB writes: no chunk waits for a reader); when it is
     /// complete the file is renamed onto `destination` in one step, replacing any file there. If the call fails
     /// the partial file stays, with the response's validator (a strong `ETag`, else `Last-Modified`) in
@@ -23,21 +23,26 @@ extension NetworkClient {
     /// - Parameters:
     ///   - request: What to send; its decoding is not used.
     ///   - destination: A file URL; its folder must exist.
+    ///   - maximumSize: The most bytes the file may have; `nil` (the default) for no limit. A response announcing
+    ///     more, or a body growing past it, fails the call with kind `transport(responseTooLarge)` and discards the
+    ///     partial file.
     ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
     /// - Returns: The running call: its progress (bytes received for the file and expected, monotonic, ending at
     ///   the file's length) and its ``DownloadResult``.
     public func download<Response>(
-        _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior = EmptyBehavior()
+        _ request: NetworkRequest<Response>, to destination: URL, maximumSize: Int64? = nil,
+        behavior: any RequestBehavior = EmptyBehavior()
     ) -> NetworkCall<DownloadResult> {
         let reporter = TransferProgressReporter()
         let operation: @Sendable () async throws -> DownloadResult = { [self] in
-            try await runDownload(request, to: destination, behavior: behavior, reporter: reporter)
+            try await runDownload(
+                request, to: destination, maximumSize: maximumSize, behavior: behavior, reporter: reporter)
         }
         return NetworkCall(reporter: reporter, total: \.byteCount, operation: operation)
     }
 
     private func runDownload<Response>(
-        _ request: NetworkRequest<Response>, to destination: URL, behavior: any RequestBehavior,
+        _ request: NetworkRequest<Response>, to destination: URL, maximumSize: Int64?, behavior: any RequestBehavior,
         reporter: TransferProgressReporter
     ) async throws -> DownloadResult {
         let partial = PartialDownload(destination: destination.standardizedFileURL)
@@ -97,6 +102,17 @@ extension NetworkClient {
                 builtRequest: built, response: response)
         }
         let start = appending ? rule.partialBytes : 0
+        let tooLarge = { (size: String) in
+            NetworkError(
+                .transport(.responseTooLarge), requestName: name,
+                message: "the download \(size); its maximum size is \(maximumSize ?? 0) bytes, and nothing is kept",
+                builtRequest: built, response: response)
+        }
+        if let maximumSize, let expected, expected > maximumSize {
+            stream.cancel()
+            partial.discard()
+            throw tooLarge("announces \(expected) bytes")
+        }
         let writer: DownloadWriter
         do {
             let handle = try partial.open(appending: appending)
@@ -111,9 +127,25 @@ extension NetworkClient {
         // Each chunk goes into the file in the transport's own call (gathered into large writes): nothing waits in
         // memory for this task, so memory stays flat even where the transport cannot be slowed down.
         let written: Int64
+        let received = LockedBox(start)
         do {
-            _ = try await stream.buffer.drain(into: { chunk in try writer.append(chunk) })
+            _ = try await stream.buffer.drain(into: { chunk in
+                if let maximumSize {
+                    let total = received.withLock {
+                        $0 += Int64(chunk.count)
+                        return $0
+                    }
+                    if total > maximumSize { throw DownloadSizeExceeded() }
+                }
+                try writer.append(chunk)
+            })
             written = try writer.close()
+        } catch
+            where error is DownloadSizeExceeded || (error as? NetworkError)?.underlyingError is DownloadSizeExceeded
+        {
+            _ = try? writer.close()
+            partial.discard()
+            throw tooLarge("grew past \(maximumSize ?? 0) bytes")
         } catch {
             // What arrived before the failure stays in the file, for the next download to resume from.
             _ = try? writer.close()
@@ -132,3 +164,6 @@ extension NetworkClient {
             resumedFromByte: appending ? rule.partialBytes : 0)
     }
 }
+
+/// Thrown by a download's writing when the body grows past the call's maximum size.
+private struct DownloadSizeExceeded: Error {}
