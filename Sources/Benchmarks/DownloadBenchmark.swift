@@ -11,7 +11,7 @@ struct DownloadBenchmark {
         let peakMiB: Double
         let clientSeconds: Double
         let curlSeconds: Double
-        /// A bare URLSession data task that only counts the bytes: the ceiling for any client built on it.
+        /// A bare Foundation session data task that only counts the bytes: the ceiling for any client built on it.
         let rawSeconds: Double
         var ratio: Double { curlSeconds / clientSeconds }
     }
@@ -82,7 +82,7 @@ struct DownloadBenchmark {
         print(Measure.peakResidentKiB(), elapsed.seconds, result.byteCount)
     }
 
-    /// Times a bare URLSession download that counts bytes, in a fresh process like the client's.
+    /// Times a bare Foundation session download that counts bytes, in a fresh process like the client's.
     private static func rawPhase(url: String, bytes: Int64) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -103,7 +103,7 @@ struct DownloadBenchmark {
     /// The child process of ``rawPhase(url:bytes:)``: prints seconds and bytes.
     static func rawDownloadPhase(url: String) throws {
         guard let source = URL(string: url) else { throw BenchmarkError("bad URL \(url)") }
-        let (bytes, seconds) = RawURLSessionDownload.run(source)
+        let (bytes, seconds) = RawSessionDownload.run(source)
         print(seconds, bytes)
     }
 
@@ -143,7 +143,7 @@ extension DownloadBenchmark {
         let mib = Double(result.bytes) / 1_048_576
         return String(
             format: "5. Download of %.0f MiB from nginx to disk: client %.2f s (%.0f MiB/s, peak RSS %.1f MiB),"
-                + " curl %.2f s (%.0f MiB/s); a bare URLSession task that only counts the bytes %.2f s (%.0f MiB/s,"
+                + " curl %.2f s (%.0f MiB/s); a bare Foundation session task that only counts the bytes %.2f s (%.0f MiB/s,"
                 + " %.3f of curl: the ceiling on this platform)",
             mib, result.clientSeconds, mib / result.clientSeconds, result.peakMiB, result.curlSeconds,
             mib / result.curlSeconds, result.rawSeconds, mib / result.rawSeconds, result.curlSeconds / result.rawSeconds

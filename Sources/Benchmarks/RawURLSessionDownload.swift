@@ -8,13 +8,13 @@ import Networking
 /// The ceiling of part 5: a bare `URLSession` data task whose delegate only counts the bytes (no file, no client),
 /// on a serial delegate queue like the transport's. Whatever the client does on top, it cannot be faster than this
 /// on the same platform.
-final class RawURLSessionDownload: NSObject, URLSessionDataDelegate, Sendable {
+final class RawSessionDownload: NSObject, URLSessionDataDelegate, Sendable {
     private let received = LockedBox<Int64>(0)
     private let done = DispatchSemaphore(value: 0)
 
     /// Downloads `url`, counting its bytes; returns the count and the seconds it took.
     static func run(_ url: URL) -> (bytes: Int64, seconds: Double) {
-        let counter = RawURLSessionDownload()
+        let counter = RawSessionDownload()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let session = URLSession(configuration: .ephemeral, delegate: counter, delegateQueue: queue)
