@@ -46,7 +46,8 @@ extension NetworkClient {
         reporter: TransferProgressReporter
     ) async throws -> DownloadResult {
         let partial = PartialDownload(destination: destination.standardizedFileURL)
-        let (name, built, attempt, run) = try prepare(request, behavior: behavior, form: .download)
+        let call = try prepare(request, behavior: behavior, form: .download)
+        let (name, built, attempt, run) = (call.name, call.built, call.attempt, call.run)
         let used = LockedBox(DownloadResume(partialBytes: 0, validator: nil))
         let terminal: NextHandler = { request in
             var request = request

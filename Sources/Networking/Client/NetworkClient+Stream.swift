@@ -26,7 +26,8 @@ extension NetworkClient {
         _ request: NetworkRequest<Response>,
         behavior: any RequestBehavior = EmptyBehavior()
     ) async throws -> StreamedResponse {
-        let (_, _, attempt, run) = try prepare(request, behavior: behavior, form: .stream)
+        let call = try prepare(request, behavior: behavior, form: .stream)
+        let (attempt, run) = (call.attempt, call.run)
         let (response, body) = try await run(attempt.runStream)
         switch body {
         case .stream(let stream):

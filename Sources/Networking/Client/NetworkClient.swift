@@ -82,8 +82,9 @@ public final class NetworkClient: Sendable {
         for request: NetworkRequest<Response>,
         behavior: any RequestBehavior = EmptyBehavior()
     ) async throws -> NetworkResponse<Response> {
-        let (name, built, attempt, run) = try prepare(request, behavior: behavior)
-        let (response, body) = try await run(attempt.run)
+        let call = try prepare(request, behavior: behavior)
+        let (name, built) = (call.name, call.built)
+        let (response, body) = try await call.run(call.attempt.run)
         let data = body.data ?? Data()
         do {
             let value = try request.decode(data, response, configuration.decoder)
@@ -101,10 +102,7 @@ public final class NetworkClient: Sendable {
     func prepare<Response>(
         _ request: NetworkRequest<Response>, behavior: any RequestBehavior,
         form: RequestContext.ResponseForm = .buffered
-    ) throws -> (
-        name: String, built: HTTPRequest, attempt: Attempt,
-        run: (@escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body)
-    ) {
+    ) throws -> PreparedCall {
         let name = request.name
         let built = try builder.build(request, name: name)
         if let misplaced = clientWideChain.misplacedOverride {
@@ -127,10 +125,22 @@ public final class NetworkClient: Sendable {
             acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept)
         let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
-        let run = { (terminal: @escaping NextHandler) in
+        return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
+    }
+
+    /// A call ready to go: its built request, its attempt, and its chain with the context to run it in. A value,
+    /// not a closure, so a call allocates nothing to hold it.
+    struct PreparedCall {
+        let name: String
+        let built: HTTPRequest
+        let attempt: Attempt
+        let chain: BehaviorChain
+        let context: RequestContext
+
+        /// Runs the chain down to `terminal` (``Attempt/run(_:)`` or its streaming twin).
+        func run(_ terminal: @escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body) {
             try await chain.handler(context: context, builtRequest: built, terminal: terminal)(built)
         }
-        return (name, built, attempt, run)
     }
 
     /// A readable one-liner for a `DecodingError`: what failed and at which coding path.

@@ -15,9 +15,9 @@ extension HTTPRequest {
         /// A `multipart/form-data` body; see ``MultipartFormData``. Its file parts are read from disk for every
         /// attempt, so it is replayable; the request's `Content-Type` must carry the form's boundary
         /// (``MultipartFormData/contentType``; the client sets it).
-        case multipart(MultipartFormData)
+        indirect case multipart(MultipartFormData)
         /// Bytes produced by an async sequence; see ``BodyStream``. Replayable only when restartable.
-        case stream(BodyStream)
+        indirect case stream(BodyStream)
 
         /// The bytes of an in-memory body; `nil` for the others.
         public var data: Data? {

@@ -76,11 +76,42 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     public var followsRedirects: Bool?
     /// Where the transport reports bytes sent and received, for a call made through a progress-reporting API of
     /// the client (``NetworkCall/progress``); `nil` otherwise. Behaviors pass it along; it is not part of `==`.
-    public var transferProgress: TransferProgressReporter?
+    public var transferProgress: TransferProgressReporter? {
+        get { attachments?.transferProgress }
+        set { attach(progress: newValue, call: callMeasurement, attempt: attemptMeasurement) }
+    }
     /// The call's measurement, when a ``MetricsBehavior`` is in the chain; not part of `==`.
-    package var callMeasurement: CallMeasurement?
+    package var callMeasurement: CallMeasurement? {
+        get { attachments?.callMeasurement }
+        set { attach(progress: transferProgress, call: newValue, attempt: attemptMeasurement) }
+    }
     /// The attempt's measurement, set by the client for the transport to write to; not part of `==`.
-    package var attemptMeasurement: AttemptMeasurement?
+    package var attemptMeasurement: AttemptMeasurement? {
+        get { attachments?.attemptMeasurement }
+        set { attach(progress: transferProgress, call: callMeasurement, attempt: newValue) }
+    }
+
+    /// What the client attaches for the transport beside the HTTP parts, rarely set: one reference for all of them,
+    /// so a request without any stays small and cheap to copy.
+    private final class Attachments: Sendable {
+        let transferProgress: TransferProgressReporter?
+        let callMeasurement: CallMeasurement?
+        let attemptMeasurement: AttemptMeasurement?
+
+        init(_ progress: TransferProgressReporter?, _ call: CallMeasurement?, _ attempt: AttemptMeasurement?) {
+            transferProgress = progress
+            callMeasurement = call
+            attemptMeasurement = attempt
+        }
+    }
+
+    private var attachments: Attachments?
+
+    private mutating func attach(
+        progress: TransferProgressReporter?, call: CallMeasurement?, attempt: AttemptMeasurement?
+    ) {
+        attachments = progress == nil && call == nil && attempt == nil ? nil : Attachments(progress, call, attempt)
+    }
 
     /// Creates a request from its parts.
     ///
