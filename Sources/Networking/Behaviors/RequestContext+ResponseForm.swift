@@ -8,7 +8,7 @@ extension RequestContext {
         /// The body as a stream read once by one reader: ``NetworkClient/stream(_:behavior:)`` and
         /// ``NetworkClient/events(_:behavior:clock:maximumReconnections:)``.
         case stream
-        /// The body written to a file: ``NetworkClient/download(_:to:behavior:)``.
+        /// The body written to a file: ``NetworkClient/download(_:to:maximumSize:behavior:)``.
         case download
     }
 }

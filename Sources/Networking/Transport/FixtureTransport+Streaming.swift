@@ -1,7 +1,7 @@
 import Foundation
 
 /// Streamed bodies from fixtures: ``FixtureTransport`` serves a fixture file to ``NetworkClient/stream(_:behavior:)``
-/// and ``NetworkClient/download(_:to:behavior:)`` in 64 KiB chunks read as the reader asks for them (a file other
+/// and ``NetworkClient/download(_:to:maximumSize:behavior:)`` in 64 KiB chunks read as the reader asks for them (a file other
 /// than JSON is never read whole), after the manifest's delay. Statuses, headers and sequences apply as for `send`.
 extension FixtureTransport: StreamingHTTPTransport {
     /// The bytes read from a fixture file at a time: 64 KiB.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A transport that can hand back a response as soon as its head arrives, with the body still streaming: what
-/// ``NetworkClient/stream(_:behavior:)`` and ``NetworkClient/download(_:to:behavior:)`` need.
+/// ``NetworkClient/stream(_:behavior:)`` and ``NetworkClient/download(_:to:maximumSize:behavior:)`` need.
 ///
 /// The default transport, `FixtureTransport` and `MockTransport` conform. A client whose transport does not
 /// conform fails those calls with a ``NetworkError`` whose `underlyingError` is ``StreamingUnsupportedError``.
