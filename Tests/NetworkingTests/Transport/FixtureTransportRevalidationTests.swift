@@ -6,29 +6,12 @@ import Testing
 /// `FixtureTransport` validators: an `ETag` from the body and `304` for a matching `If-None-Match`, so the HTTP
 /// cache revalidates against fixtures.
 @Suite struct FixtureTransportRevalidationTests {
-    private final class Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-
-        init(_ files: [String: String]) throws {
-            for (name, text) in files {
-                let file = url.appendingPathComponent(name)
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: file)
-            }
-        }
-
-        deinit { try? FileManager.default.removeItem(at: url) }
-
-        var transport: FixtureTransport { FixtureTransport(directory: url) }
-    }
-
     static func get(_ path: String, _ headers: HTTPFields = [:], method: HTTPMethod = .get) -> HTTPRequest {
         HTTPRequest(method: method, url: URL(string: "https://api.test\(path)")!, headerFields: headers)
     }
 
     @Test func aGetCarriesAStableETagMadeFromTheBody() async throws {
-        let folder = try Folder(["a.GET.json": "{\"a\": 1}", "b.GET.json": "{\"b\": 2}"])
+        let folder = try FixtureFolder(["a.GET.json": "{\"a\": 1}", "b.GET.json": "{\"b\": 2}"])
         let (first, _) = try await folder.transport.send(Self.get("/a"))
         let (again, _) = try await folder.transport.send(Self.get("/a"))
         let (other, _) = try await folder.transport.send(Self.get("/b"))
@@ -41,7 +24,7 @@ import Testing
 
     @Test(arguments: ["TAG", "W/TAG", "\"x\", TAG", "*"])
     func aMatchingIfNoneMatchIsAnswered304WithoutABody(condition: String) async throws {
-        let folder = try Folder(["a.GET.json": "{\"a\": 1}"])
+        let folder = try FixtureFolder(["a.GET.json": "{\"a\": 1}"])
         let (plain, _) = try await folder.transport.send(Self.get("/a"))
         let tag = try #require(plain.headerFields["ETag"])
         let header = condition.replacingOccurrences(of: "TAG", with: tag)
@@ -52,14 +35,14 @@ import Testing
     }
 
     @Test func aStaleIfNoneMatchGetsTheFullBody() async throws {
-        let folder = try Folder(["a.GET.json": "{\"a\": 1}"])
+        let folder = try FixtureFolder(["a.GET.json": "{\"a\": 1}"])
         let (response, body) = try await folder.transport.send(Self.get("/a", ["If-None-Match": "\"old\""]))
         #expect(response.status.code == 200)
         #expect(!body.isEmpty)
     }
 
     @Test func theManifestsHeadersAndStatusesAreKept() async throws {
-        let folder = try Folder([
+        let folder = try FixtureFolder([
             "fixtures.json": """
             {"routes": {"GET /a": {"headers": {"Cache-Control": "max-age=60", "ETag": "\\"mine\\""}},
                         "POST /a": {"status": 201, "body": {}}}}
@@ -78,7 +61,7 @@ import Testing
     }
 
     @Test func theHTTPCacheRevalidatesAgainstFixtures() async throws {
-        let folder = try Folder(["a.GET.json": "{\"a\": 1}"])
+        let folder = try FixtureFolder(["a.GET.json": "{\"a\": 1}"])
         let kinds = LockedBox<[HTTPCacheEvent.Kind]>([])
         let client = NetworkClient(
             configuration: .init(
@@ -90,4 +73,8 @@ import Testing
         #expect(HTTPCacheBehavior.outcome(of: second.response) == .revalidated)
         #expect(kinds.current == [.miss, .stored, .revalidated])
     }
+}
+
+private extension FixtureFolder {
+    var transport: FixtureTransport { FixtureTransport(directory: url) }
 }

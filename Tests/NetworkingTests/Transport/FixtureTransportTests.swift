@@ -8,26 +8,6 @@ import Testing
 #endif
 
 @Suite struct FixtureTransportTests {
-    /// A fixture folder in a fresh temporary directory, removed when the test ends.
-    private final class Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-
-        init(_ files: [String: String]) throws {
-            for (name, text) in files {
-                let file = url.appendingPathComponent(name)
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: file)
-            }
-        }
-
-        deinit { try? FileManager.default.removeItem(at: url) }
-
-        func client(clock: any NetworkClock = SystemClock()) -> NetworkClient {
-            makeClient(transport: FixtureTransport(directory: url, basePath: "/v1", clock: clock))
-        }
-    }
-
     @Test(arguments: [
         (HTTPMethod.get, "/countries", "countries.GET.json"),
         (.get, "/countries/fr", "countries/fr.GET.json"),
@@ -41,7 +21,7 @@ import Testing
 
     @Test func servesTheFileNamedAfterMethodAndPath() async throws {
         // Given
-        let folder = try Folder(["users/1.GET.json": #"{"id": 1, "name": "Ada"}"#])
+        let folder = try FixtureFolder(["users/1.GET.json": #"{"id": 1, "name": "Ada"}"#])
 
         // When
         let response = try await folder.client().response(for: NetworkRequest<User>(path: "/users/1"))
@@ -54,7 +34,7 @@ import Testing
     }
 
     @Test func missingFixtureNamesTheFileItLookedFor() async throws {
-        let folder = try Folder(["users/1.GET.json": "{}"])
+        let folder = try FixtureFolder(["users/1.GET.json": "{}"])
 
         let error = await expectNetworkError { try await folder.client().send(NetworkRequest<User>(path: "/users/2")) }
 
@@ -70,7 +50,7 @@ import Testing
 
     @Test func sequenceFromTheManifestPlaysInOrderAndRepeatsItsLastAnswer() async throws {
         // Given
-        let folder = try Folder([
+        let folder = try FixtureFolder([
             "users/1.GET.json": #"{"id": 1, "name": "Ada"}"#,
             "fixtures.json": """
             { "routes": { "GET /users/1": { "sequence": [
@@ -94,7 +74,7 @@ import Testing
     }
 
     @Test func queryInTheManifestSelectsAVariant() async throws {
-        let folder = try Folder([
+        let folder = try FixtureFolder([
             "search.GET.json": "[]",
             "search/japan.json": #"[{"id": 81, "name": "Japan"}]"#,
             "fixtures.json": #"{ "routes": { "GET /search?name=japan": { "file": "search/japan.json" } } }"#,
@@ -113,7 +93,7 @@ import Testing
     @Test func statusHeadersAndDelayComeFromTheManifest() async throws {
         // Given
         let clock = TestClock(mode: .manual)
-        let folder = try Folder([
+        let folder = try FixtureFolder([
             "fixtures.json": """
             { "routes": { "DELETE /users/*": { "status": 204, "headers": { "X-Deleted": "yes" }, "delay": 0.25 } } }
             """
@@ -134,7 +114,7 @@ import Testing
     }
 
     @Test func badJSONInAFixtureNamesTheFileAndThePlace() async throws {
-        let folder = try Folder(["users/1.GET.json": "{\n  \"id\": 1,\n  \"name\": Ada\n}"])
+        let folder = try FixtureFolder(["users/1.GET.json": "{\n  \"id\": 1,\n  \"name\": Ada\n}"])
 
         let error = await expectNetworkError { try await folder.client().send(NetworkRequest<User>(path: "/users/1")) }
 
@@ -154,7 +134,7 @@ import Testing
         (#"{ "rutes": { } }"#, #"unknown top-level key "rutes""#),
     ])
     func badManifestNamesTheManifestAndTheProblem(manifest: String, problem: String) async throws {
-        let folder = try Folder(["fixtures.json": manifest, "a.GET.json": "{}"])
+        let folder = try FixtureFolder(["fixtures.json": manifest, "a.GET.json": "{}"])
 
         let error = await expectNetworkError { try await folder.client().send(NetworkRequest<Void>(path: "/a")) }
 
@@ -166,7 +146,7 @@ import Testing
     }
 
     @Test func validateFindsAFileTheManifestNamesButTheFolderLacks() throws {
-        let folder = try Folder([
+        let folder = try FixtureFolder([
             "fixtures.json": #"{ "routes": { "GET /a": { "file": "gone.json" }, "GET /b": { "status": 404 } } }"#
         ])
 
@@ -178,12 +158,18 @@ import Testing
 
     @Test(arguments: ["/v1/%2E%2E/secret", "/v1/a/..%2Fsecret", "/elsewhere/a"])
     func pathsThatCouldLeaveTheFolderAreRefused(path: String) async throws {
-        let folder = try Folder(["a.GET.json": "{}"])
+        let folder = try FixtureFolder(["a.GET.json": "{}"])
         let transport = FixtureTransport(directory: folder.url, basePath: "/v1")
         let request = HTTPRequest(url: URL(string: "https://fixtures.test\(path)")!)
 
         let error = await #expect(throws: FixtureError.self) { try await transport.send(request) }
 
         #expect(error?.kind == .unsafePath)
+    }
+}
+
+private extension FixtureFolder {
+    func client(clock: any NetworkClock = SystemClock()) -> NetworkClient {
+        makeClient(transport: FixtureTransport(directory: url, basePath: "/v1", clock: clock))
     }
 }
