@@ -3,15 +3,15 @@ import Networking
 
 /// The one place the app's client is built: every call in the app goes through the client made here.
 ///
-/// Client-wide behaviors, outermost first:
+/// Client-wide behaviors, in the order the chain runs them (it orders them by placement, whatever the array says):
 /// 1. the activity counter, outermost, so a call counts once however many attempts it makes;
 /// 2. retry, which sends a failed attempt again (it honours `Retry-After`);
 /// 3. a circuit breaker, one circuit per endpoint here (per host by default), so a failing endpoint fails fast;
 /// 4. authorization, inside retry, so every attempt carries the current token;
-/// 5. an HTTP cache, inside authorization (it must see the `Authorization` header);
-/// 6. coalescing, inside every header setter, so identical look-ups in flight share one request;
-/// 7. logging, innermost, so it logs each request exactly as sent, `Authorization` included and redacted, and
-///    shows what the cache and coalescing let through.
+/// 5. logging of each attempt as it leaves, `Authorization` included and redacted;
+/// 6. an HTTP cache, next to the wire: it decides on the request as sent, token included;
+/// 7. coalescing, next to the wire, so identical look-ups in flight share one request.
+/// A ``WireTap`` around the transport shows what the cache and coalescing let through to the backend.
 ///
 /// Going live is the backend argument: ``Backend/fixtures(directory:)`` or ``Backend/live(baseURL:)``.
 enum API {
@@ -40,12 +40,12 @@ enum API {
                 breakerSettings, scope: .custom { request, _ in request.method.rawValue + " " + request.path },
                 clock: clock, onStateChange: { change in console.circuit(change) }),
             .authorization(.bearer, store: tokens),
+            .logging(to: LogSink { line in console.log(line) }, headers: true, clock: clock, eachAttempt: true),
             .httpCache(clock: clock, onEvent: { event in console.cache(event) }),
             .coalescing(table: console.inFlight),
-            .logging(to: LogSink { line in console.log(line) }, headers: true, clock: clock),
         ])
+        let transport = WireTap(base: backend.transport(clock: clock) ?? URLSessionTransport.shared, console: console)
         return NetworkClient(
-            configuration: .init(
-                baseURL: backend.baseURL, transport: backend.transport(clock: clock), behavior: behavior))
+            configuration: .init(baseURL: backend.baseURL, transport: transport, behavior: behavior))
     }
 }

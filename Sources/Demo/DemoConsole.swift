@@ -11,6 +11,8 @@ final class DemoConsole: Sendable {
         var activity: [Bool] = []
         var cache: [HTTPCacheEvent.Kind] = []
         var circuit: [String] = []
+        /// The path of every request that reached the backend, in order.
+        var sentPaths: [String] = []
     }
 
     /// The activity counter's state, shared with the client's counter behavior.
@@ -87,6 +89,22 @@ final class DemoConsole: Sendable {
     /// Called by the demo's per-request stopwatch.
     func stopwatch(_ line: String) {
         printer("  \(style.dim("per-call")) \(style.yellow("⏱ \(line)"))")
+    }
+
+    /// Called by the wire tap with each request that reaches the backend: its method, path and conditional headers.
+    func wire(_ request: HTTPRequest) {
+        record.withLock { $0.sentPaths.append(request.path) }
+        var line = "→ \(request.method.rawValue) \(request.path)"
+        for name in ["If-None-Match", "If-Modified-Since"] {
+            if let value = request.headerFields[HTTPField.Name(name)] { line += " \(name): \(value)" }
+        }
+        printer("  \(style.dim("wire    ")) \(style.dim(line))")
+    }
+
+    /// Called by the wire tap with the status each request got from the backend.
+    func wire(_ response: HTTPResponse, for request: HTTPRequest) {
+        let line = "← \(response.status) for \(request.method.rawValue) \(request.path)"
+        printer("  \(style.dim("wire    ")) \(style.dim(line))")
     }
 
     /// Called by the logging behavior with each redacted line.

@@ -69,8 +69,8 @@ extension DemoScenario {
         extras.circuit = console.current.circuit
     }
 
-    /// How many requests to `path` the logging behavior, innermost, saw go out.
+    /// How many requests to `path` reached the backend, as the wire tap saw them.
     private func sentLines(for path: String) -> Int {
-        console.current.logLines.filter { $0.contains("] GET ") && $0.contains(path + " ") }.count
+        console.current.sentPaths.filter { $0.hasSuffix(path) }.count
     }
 }

@@ -33,7 +33,7 @@ struct DemoScenario {
         console.line(
             style.dim(
                 "Client-wide behaviors, outermost first: activity counter > retry > circuit breaker > authorization"
-                    + " > HTTP cache > coalescing > logging"))
+                    + " > logging > HTTP cache > coalescing > wire"))
 
         let retryStory =
             if case .fixtures = backend {

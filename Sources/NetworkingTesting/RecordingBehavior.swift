@@ -29,6 +29,8 @@ public struct RecordingBehavior: RequestBehavior {
     public let log: EventLog
     /// Headers this behavior adds.
     public let additionalHeaders: [String: String]
+    /// Where it runs in the chain; ``BehaviorPlacement/modification`` by default, like any behavior of your own.
+    public let placement: BehaviorPlacement
 
     /// Creates a recording behavior.
     ///
@@ -36,10 +38,15 @@ public struct RecordingBehavior: RequestBehavior {
     ///   - name: The name written before each event.
     ///   - log: Where events go.
     ///   - additionalHeaders: Headers to add, to test merge precedence.
-    public init(_ name: String, log: EventLog, additionalHeaders: [String: String] = [:]) {
+    ///   - placement: Where it runs in the chain; ``BehaviorPlacement/modification`` by default.
+    public init(
+        _ name: String, log: EventLog, additionalHeaders: [String: String] = [:],
+        placement: BehaviorPlacement = .modification
+    ) {
         self.name = name
         self.log = log
         self.additionalHeaders = additionalHeaders
+        self.placement = placement
     }
 
     /// Records `modify` and returns the request unchanged.

@@ -51,6 +51,12 @@ Stateful
                                    progress: {"in_flight": at start, "max_in_flight"}
     /slow-first?key=K&ms=N         the first hit of K sleeps N ms, later hits
                                    answer at once: {"attempt": n, "slow": bool}
+    /whoami?key=K[&gate=G][&cache_control=C]
+                                   {"user": U, "hit": n}: U from "Authorization: Bearer U",
+                                   else X-API-Key, else the cookie "user", else
+                                   "anonymous"; Cache-Control C (max-age=60); with a
+                                   gate, waits until /__release?gate=G (at most 15 s)
+    /__release?gate=G              opens gate G (not counted)
 Redirects
     /redirect-loop                 302 to itself, forever
     /redirect/N                    302 to /redirect/N-1; /redirect/0 answers 200
@@ -324,6 +330,36 @@ def slow_first(h):
     if slow:
         time.sleep(capped_ms(h.query.get("ms"), 3000) / 1000)
     h.reply_json(200, {"attempt": h.attempt, "slow": slow})
+
+GATES_LOCK = threading.Lock()
+GATES = {}  # name -> threading.Event
+
+
+def gate_event(name):
+    with GATES_LOCK:
+        return GATES.setdefault(name, threading.Event())
+
+
+@route(r"/__release")
+def release(h):
+    gate_event(h.query.get("gate", "")).set()
+    h.reply_json(200, {"released": True})
+
+
+@route(r"/whoami")
+def whoami(h):
+    if "gate" in h.query:
+        gate_event(h.query["gate"]).wait(timeout=15)
+    authorization = h.headers.get("Authorization") or ""
+    cookies = dict(
+        part.strip().split("=", 1) for part in (h.headers.get("Cookie") or "").split(";") if "=" in part)
+    if authorization.startswith("Bearer "):
+        user = authorization[len("Bearer "):]
+    else:
+        user = h.headers.get("X-API-Key") or cookies.get("user") or "anonymous"
+    extra = {"Cache-Control": h.query.get("cache_control", "max-age=60")}
+    h.reply_json(200, {"user": user, "hit": h.attempt}, extra)
+
 
 @route(r"/flaky/(\d+)/(\d+)")
 def flaky(h, failures, code):

@@ -41,6 +41,10 @@ public typealias NextHandler = @Sendable (HTTPRequest) async throws -> (HTTPResp
 /// ``NetworkError/Kind/behavior(_:)``, naming the behavior's type. Every header a behavior writes is checked as it
 /// is written (see ``HTTPFields``): a bad one fails the call with `invalidRequest` before any I/O.
 public protocol RequestBehavior: Sendable {
+    /// Where the behavior runs in the chain; the chain orders behaviors by it, whatever order they were given in.
+    /// A behavior of your own is ``BehaviorPlacement/modification`` unless it says otherwise.
+    var placement: BehaviorPlacement { get }
+
     /// Wraps one pass of the request through this behavior. The default implementation runs the hooks.
     ///
     /// - Parameters:
@@ -71,6 +75,10 @@ public protocol RequestBehavior: Sendable {
 }
 
 extension RequestBehavior {
+    /// ``BehaviorPlacement/modification``: with the behaviors that change the request, inside retries and
+    /// credentials, outside the cache and coalescing.
+    public var placement: BehaviorPlacement { .modification }
+
     /// No headers.
     public var additionalHeaders: [String: String] { [:] }
 

@@ -139,7 +139,13 @@ public final class NetworkClient: Sendable {
 
         /// Runs the chain down to `terminal` (``Attempt/run(_:)`` or its streaming twin).
         func run(_ terminal: @escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body) {
-            try await chain.handler(context: context, builtRequest: built, terminal: terminal)(built)
+            // A cache or coalescing decides on the request as it will be sent: checked, with the client's sensitive
+            // names marked and the default `Accept` added, after every behavior that changes it.
+            let attempt = attempt
+            let beforeWire: (@Sendable (HTTPRequest) throws -> HTTPRequest)? =
+                chain.hasWireStage ? { @Sendable in try attempt.checked($0) } : nil
+            return try await chain.handler(
+                context: context, builtRequest: built, beforeWire: beforeWire, terminal: terminal)(built)
         }
     }
 

@@ -1,12 +1,11 @@
 import Foundation
 
-/// How long a stored response stays fresh and how old it is (RFC 9111 §4.2), for a private cache.
+/// How long a stored response stays fresh and how old it is (RFC 9111 §4.2), for a private or a shared cache.
 ///
-/// - **Lifetime** (§4.2.1), first that applies: `max-age`; else `Expires` minus `Date` (an `Expires` that is not
+/// - **Lifetime** (§4.2.1), first that applies: in a shared cache, `s-maxage`; then `max-age`; else `Expires` minus `Date` (an `Expires` that is not
 ///   a valid HTTP-date, such as `0`, means already expired); else, for a status that is heuristically cacheable
 ///   and a response with `Last-Modified`, 10% of the time between `Last-Modified` and `Date`, at most 24 hours
-///   (§4.2.2); else 0, so the response is stored only to be revalidated. `s-maxage` is ignored: it is for shared
-///   caches.
+///   (§4.2.2); else 0, so the response is stored only to be revalidated. A private cache ignores `s-maxage`.
 /// - **Age** (§4.2.3): `apparent_age = max(0, response_time - Date)`, `corrected_age = Age + (response_time -
 ///   request_time)`, initial age the larger of the two, plus the time resident in the cache.
 ///
@@ -20,9 +19,14 @@ package enum CacheFreshness {
     package static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The freshness lifetime of `entry`, in seconds.
-    package static func lifetime(of entry: HTTPCacheEntry) -> Int64 {
+    ///
+    /// - Parameters:
+    ///   - entry: The stored response.
+    ///   - shared: Whether the cache is shared: then `s-maxage` comes first (§5.2.2.10).
+    package static func lifetime(of entry: HTTPCacheEntry, shared: Bool = false) -> Int64 {
         let fields = entry.headerFields
         let control = CacheControl(fields: fields)
+        if shared, let sharedMaxAge = control.sharedMaxAge { return sharedMaxAge }
         if let maxAge = control.maxAge { return maxAge }
         let date = servedDate(of: entry)
         if let expires = fields[values: "Expires"].first {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Whether a response may be stored by a private cache (RFC 9111 §3, §3.5) and whether a stored one matches a new
+/// Whether a response may be stored by a private or a shared cache (RFC 9111 §3, §3.5) and whether a stored one matches a new
 /// request's headers (`Vary`, §4.1).
 package enum CacheStorability {
     /// Statuses the cache stores: the heuristically cacheable ones of RFC 9110 §15.1 (206 excluded: ranges are
@@ -10,22 +10,43 @@ package enum CacheStorability {
     /// Why the response to `request` must not be stored; `nil` when it may be.
     ///
     /// Stored only when: the method is `GET`; the status is in ``cacheableStatuses``; neither request nor
-    /// response says `no-store`; the response's `Vary` is not `*`; and a request with `Authorization` got a
-    /// response that allows sharing it: `public`, `must-revalidate` or `s-maxage` (§3.5). `private` does not
-    /// forbid storing here: this is a private cache.
-    package static func reasonNotToStore(request: HTTPRequest, status: Int, response: HTTPFields) -> String? {
+    /// response says `no-store`; the response's `Vary` is not `*`. A **shared** cache also refuses (RFC 9111 §3.5,
+    /// §5.2.2.7): a response that says `private`; a response carrying `Set-Cookie` (it would hand one user's session
+    /// to the next; stricter than the RFC, on purpose); and the response to a request carrying a credential (any
+    /// sensitive field: `Authorization`, `Cookie`, `Proxy-Authorization`, a field marked sensitive) unless the
+    /// response allows sharing it with `public`, `must-revalidate` or `s-maxage` (§3.5 names `Authorization`; the
+    /// other credentials are held to the same rule, on purpose). A **private** cache keeps each credential's
+    /// responses apart (see ``HTTPCacheBehavior``), so none of these apply to it.
+    ///
+    /// - Parameters:
+    ///   - request: The request as sent.
+    ///   - status: The response's status code.
+    ///   - response: The response's header fields.
+    ///   - shared: Whether the cache is shared between users.
+    /// - Returns: Why not, or `nil`.
+    package static func reasonNotToStore(
+        request: HTTPRequest, status: Int, response: HTTPFields, shared: Bool = false
+    ) -> String? {
         guard request.method == .get else { return "the method is \(request.method.rawValue), not GET" }
         guard cacheableStatuses.contains(status) else { return "the status \(status) is not cacheable" }
         if CacheControl(fields: request.headerFields).noStore { return "the request says no-store" }
         let control = CacheControl(fields: response)
         if control.noStore { return "the response says no-store" }
         if varyNames(of: response) == nil { return "the response varies on *" }
-        if request.headerFields.contains(.authorization),
+        guard shared else { return nil }
+        if control.isPrivate { return "the response says private and this cache is shared" }
+        if response.contains("Set-Cookie") { return "the response sets a cookie and this cache is shared" }
+        if let credential = credentialName(in: request.headerFields),
             !(control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil)
         {
-            return "the request has Authorization and the response is not public, must-revalidate or s-maxage"
+            return "the request carries \(credential) and the response is not public, must-revalidate or s-maxage"
         }
         return nil
+    }
+
+    /// The name of the first credential field of `fields` (a sensitive one), or `nil` when there is none.
+    package static func credentialName(in fields: HTTPFields) -> String? {
+        fields.first { $0.isSensitive }?.name.rawName
     }
 
     /// The lower-cased header names `Vary` lists, without duplicates, in order; `nil` for `Vary: *`.

@@ -30,9 +30,19 @@ enum BehaviorFakes {
             sentRequest: request, response: response(to: request, status: status).0, body: body)
     }
 
-    /// Yields until `condition` holds: no sleeping, no wall clock.
-    static func waitUntil(_ condition: () -> Bool) async {
-        while !condition() { await Task.yield() }
+    /// Yields until `condition` holds: no sleeping. A condition that never holds is a failed test, not a hang:
+    /// after 30 s of wall time (a guard far beyond any passing run, never a measurement) it records an issue.
+    static func waitUntil(
+        _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let guardTime = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            if ContinuousClock.now > guardTime {
+                Issue.record("the awaited condition never held", sourceLocation: sourceLocation)
+                return
+            }
+            await Task.yield()
+        }
     }
 
     /// Suspends until the current task is cancelled, then returns.

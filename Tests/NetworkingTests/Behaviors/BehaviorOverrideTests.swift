@@ -144,6 +144,17 @@ import Testing
         #expect(transport.recordedRequests.count == 1)
     }
 
+    @Test func withoutRetriesRemovesHedgingToo() async throws {
+        let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
+        let hedging = HedgingBehavior.hedging(try HedgingSettings(delay: .fixed(.seconds(30))))
+        let client = makeClient(transport: transport, behavior: hedging)
+        let error = await expectNetworkError {
+            try await client.send(NetworkRequest<Void>(path: "/x"), behavior: .without(.retries))
+        }
+        #expect(error?.kind == .unacceptableStatus(503))
+        #expect(transport.recordedRequests.count == 1)
+    }
+
     @Test func theOverrideOnlyAffectsItsOwnCall() async throws {
         let log = EventLog()
         let client = makeClient(transport: answering(), behavior: standard(log))

@@ -21,7 +21,7 @@ func profileExamples() async throws {
     // Requests are values: what to send, and what comes back.
     let profile = try await SharedNetworkClient.main.send(NetworkRequest<Profile>(path: "/profiles/42"))
 
-    // A per-request behavior at the call site runs inside the client-wide ones.
+    // A per-request behavior at the call site joins the client-wide ones, each at its placement.
     let created = try await SharedNetworkClient.main.send(
         NetworkRequest<Profile>(.post, path: "/profiles", body: .json(Profile(id: 0, name: "Ada"))),
         behavior: .idempotencyKey()

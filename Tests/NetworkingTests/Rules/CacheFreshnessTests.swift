@@ -52,6 +52,18 @@ import Testing
         #expect(CacheFreshness.lifetime(of: Self.entry(HTTPFields(row.fields), status: row.status)) == row.lifetime)
     }
 
+    /// RFC 9111 §5.2.2.10: a shared cache takes `s-maxage` over `max-age` and `Expires`; a private one ignores it.
+    @Test(arguments: [
+        (["Cache-Control": "s-maxage=60"], Int64(60), Int64(0)),
+        (["Cache-Control": "max-age=10, s-maxage=60"], 60, 10),
+        (["Cache-Control": "s-maxage=5", "Expires": "Tue, 14 Nov 2023 23:13:20 GMT", "Date": arrivedText], 5, 3_600),
+    ])
+    func aSharedCacheReadsSMaxAgeFirst(fields: [String: String], shared: Int64, privately: Int64) {
+        let entry = Self.entry(HTTPFields(fields))
+        #expect(CacheFreshness.lifetime(of: entry, shared: true) == shared)
+        #expect(CacheFreshness.lifetime(of: entry, shared: false) == privately)
+    }
+
     struct AgeRow: Sendable, CustomStringConvertible {
         let fields: [String: String]
         let sentBefore: TimeInterval

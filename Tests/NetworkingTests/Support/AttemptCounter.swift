@@ -7,8 +7,12 @@ import Networking
 
 /// A behavior that counts the attempts passing it, for servers that cannot count hits themselves (httpbin).
 ///
-/// Placed inside `.retry(...)`, it sees one `beforeSend` per attempt; outside it, one per call.
+/// It runs at `.outgoing` (inside retries and the cookie behavior's redirect hops): one `beforeSend` per request
+/// that leaves; `AttemptCounter(placement: .observation)` counts calls instead.
 struct AttemptCounter: RequestBehavior {
+    /// Where it counts; `.outgoing` by default.
+    var placement: BehaviorPlacement = .outgoing
+
     private struct Counts {
         var sent = 0
         var succeeded = 0

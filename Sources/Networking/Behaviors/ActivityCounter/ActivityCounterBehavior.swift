@@ -27,6 +27,9 @@ import Foundation
 /// Defaults: state ``LockedActivityCounterState`` starting at zero; no callback. State kept: the injected
 /// ``ActivityCounterState`` (read it through ``state``).
 public struct ActivityCounterBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/observation``: one call counts once, however many attempts.
+    public var placement: BehaviorPlacement { .observation }
+
     /// The counter: read `state.count` for the number of calls in flight.
     public let state: any ActivityCounterState
     private let onChange: @Sendable (Bool) -> Void

@@ -20,6 +20,9 @@ import Foundation
 /// Defaults: scheme ``AuthorizationScheme/bearer``. State: none of its own; the injected ``TokenStore``
 /// (``InMemoryTokenStore`` or ``ClosureTokenStore``, or your own).
 public struct AuthorizationBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/credentials``: each attempt carries the current token.
+    public var placement: BehaviorPlacement { .credentials }
+
     /// Which header to set and how to format the token.
     public let scheme: AuthorizationScheme
     /// Where the token comes from.

@@ -18,6 +18,9 @@ import Foundation
 /// `Networking GET /users/42`. State kept: one lock-guarded task state per call; the injected
 /// ``BackgroundTaskProvider``.
 public struct BackgroundTaskBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/observation``: the whole call, retries and waits included.
+    public var placement: BehaviorPlacement { .observation }
+
     private enum TaskState {
         case beginning
         case expiredWhileBeginning

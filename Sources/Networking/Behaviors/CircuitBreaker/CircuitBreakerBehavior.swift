@@ -18,6 +18,9 @@ import Foundation
 /// Place it inside ``RetryBehavior``, so that each attempt counts and a retry of an open circuit fails fast.
 /// State changes (closed → open → half-open → closed) reach `onStateChange`, called outside the store's lock.
 public struct CircuitBreakerBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/circuitBreaker``: inside retry: each attempt is an outcome.
+    public var placement: BehaviorPlacement { .circuitBreaker }
+
     /// A circuit's change of phase, for logs and metrics.
     public struct StateChange: Sendable, Hashable {
         /// The circuit's scope key.

@@ -28,6 +28,9 @@ import Foundation
 /// Defaults: ``CoalescingSettings/default`` (ignores `traceparent`, `tracestate`, `X-Request-ID`,
 /// `X-Correlation-ID`); state ``LockedCoalescingTable``.
 public struct CoalescingBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/coalescing``: innermost: the key is the request as sent, credentials included.
+    public var placement: BehaviorPlacement { .coalescing }
+
     /// The calls in flight.
     public let table: any CoalescingTable
     /// What the keys leave out.

@@ -25,6 +25,9 @@ import Foundation
 /// Defaults: ``ConcurrencyLimitSettings/default`` (6 in flight, 100 waiting, `.client` scope); state in a new
 /// ``LockedConcurrencyLimitStore``. Copies of one behavior value share their store, and so their limits.
 public struct ConcurrencyLimitBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/admission``: a call holds one slot for all its attempts.
+    public var placement: BehaviorPlacement { .admission }
+
     /// The limits and the scope.
     public let settings: ConcurrencyLimitSettings
     /// Where the slots and queues of every partition live.

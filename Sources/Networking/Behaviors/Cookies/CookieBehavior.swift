@@ -27,6 +27,9 @@ import Foundation
 /// Defaults: ``InMemoryCookieJar``; the system clock; ``CookieSettings/default`` (10 redirects, the default
 /// transport's limit).
 public struct CookieBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/cookies``: after the headers are final; outside the cache and coalescing, which see its `Cookie`.
+    public var placement: BehaviorPlacement { .cookies }
+
     /// Where cookies are kept.
     public let jar: any CookieJar
     /// The clock whose ``NetworkClock/date()`` expiry is measured on.

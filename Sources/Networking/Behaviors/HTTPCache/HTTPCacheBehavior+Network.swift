@@ -53,7 +53,7 @@ extension HTTPCacheBehavior {
         updated.responseDate = call.clock.date()
         reportMalformedDates(updated.headerFields, call)
         if let reason = CacheStorability.reasonNotToStore(
-            request: request, status: updated.status, response: updated.headerFields)
+            request: request, status: updated.status, response: updated.headerFields, shared: call.shared)
         {
             await store.removeEntry(forKey: call.key)
             emit(.notStored, call, reason)
@@ -78,7 +78,7 @@ extension HTTPCacheBehavior {
             return
         }
         if let reason = CacheStorability.reasonNotToStore(
-            request: request, status: response.status.code, response: fields)
+            request: request, status: response.status.code, response: fields, shared: call.shared)
         {
             await store.removeEntry(forKey: call.key)
             emit(.notStored, call, reason)
@@ -111,7 +111,8 @@ extension HTTPCacheBehavior {
 
     private func invalidate(after response: HTTPResponse, request: HTTPRequest, call: Call) async {
         guard (200..<400).contains(response.status.code) else { return }
-        var keys = [call.key]
+        // The request's own key (with its credentials' digest in a private cache) and the bare URL's.
+        var keys = call.key == call.url ? [call.key] : [call.key, call.url]
         for name in ["Location", "Content-Location"] {
             guard let value = response.headerFields[HTTPField.Name(name)], let base = request.url,
                 let target = URL(string: value, relativeTo: base)?.absoluteURL,
@@ -123,6 +124,7 @@ extension HTTPCacheBehavior {
         }
         for key in keys {
             await store.removeEntry(forKey: key)
+            if key == call.key, key != call.url { continue }
             onEvent(HTTPCacheEvent(.invalidated, key: key, requestName: call.name))
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A private HTTP cache (RFC 9111): stores cacheable `GET` responses with their validators, answers fresh ones with
-/// no I/O, and revalidates stale ones with `If-None-Match` / `If-Modified-Since`.
+/// An HTTP cache (RFC 9111), private by default or shared (``Mode``): stores cacheable `GET` responses with their
+/// validators, answers fresh ones with no I/O, and revalidates stale ones with `If-None-Match` /
+/// `If-Modified-Since`.
 ///
 /// ```swift
 /// let client = NetworkClient(
@@ -10,16 +11,22 @@ import Foundation
 ///         behavior: CombinedBehavior([.retry(), .authorization(.bearer, store: tokens), .httpCache()])))
 /// ```
 ///
+/// **One user's answer never reaches another.** The cache runs next to the wire (``BehaviorPlacement/cache``),
+/// after every behavior that adds a credential, so it decides on the request as sent. In the default ``Mode/private``
+/// mode, responses to requests with credentials are stored and served apart per credential (a digest of every
+/// sensitive field is part of the key); in ``Mode/shared`` mode (a server serving many users), such responses are
+/// stored only when the server allows sharing them (`public`, `must-revalidate`, `s-maxage`), `private` responses
+/// are never stored, and `s-maxage` is the lifetime. See ``Mode`` for the whole table.
+///
 /// **Honoured** in responses: `Cache-Control` `max-age`, `no-store`, `no-cache` (a field list is read as a bare
-/// `no-cache`), `private` (allowed: this cache is private), `public` and `must-revalidate` (which also permit
-/// storing a response to a request with `Authorization`, with `s-maxage`, RFC 9111 §3.5); `Expires`, `Date`,
+/// `no-cache`), `private`, `public`, `must-revalidate` and `s-maxage` as ``Mode`` says; `Expires`, `Date`,
 /// `Age`, `Last-Modified`, `ETag` and `Vary`. In requests: `Cache-Control` `no-store` (the response is not stored),
 /// `no-cache` (a stored response is revalidated first) and `max-age` (a stored response older than that is
 /// revalidated). Freshness and age follow RFC 9111 §4.2; without explicit freshness a response with
 /// `Last-Modified` is fresh for 10% of the time between its `Last-Modified` and its `Date`, at most a day;
 /// otherwise it is stored only to be revalidated.
 ///
-/// **Not honoured:** `s-maxage` and `proxy-revalidate` as lifetimes (shared caches only); request `max-stale`,
+/// **Not honoured:** `proxy-revalidate`; request `max-stale`,
 /// `min-fresh` and `only-if-cached`; `Pragma`; `stale-while-revalidate` and `stale-if-error` (a failed revalidation
 /// fails the call); `HEAD` and `206` responses (passed through, never stored). One response is kept per URL: a
 /// request whose `Vary` headers differ is a miss and its response replaces the stored one.
@@ -35,15 +42,20 @@ import Foundation
 /// carries its current `Age`; ``outcome(of:)`` reads the `Cache-Status`. The observer receives an
 /// ``HTTPCacheEvent`` for every decision.
 ///
-/// **Where in the chain:** inside authorization, so it sees the `Authorization` header it must respect, and
-/// inside retry, so a failed revalidation is retried like any request. Time comes from the injected clock, or the
-/// call's clock when none is given.
+/// **Where in the chain:** always next to the wire, inside retry (a failed revalidation is retried like any
+/// request), credentials, cookies and every behavior of your own, whatever order they were given in. Time comes
+/// from the injected clock, or the call's clock when none is given.
 public struct HTTPCacheBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/cache``: next to the wire: the key is the request as sent, credentials included.
+    public var placement: BehaviorPlacement { .cache }
+
     /// The `Cache-Status` member name this cache writes (RFC 9211).
     public static let cacheName = "Networking"
 
     /// Where responses are stored.
     public let store: any HTTPCacheStore
+    /// Whose cache it is: ``Mode/private`` (one user) or ``Mode/shared`` (many users).
+    public let mode: Mode
     let clock: (any NetworkClock)?
     let onEvent: @Sendable (HTTPCacheEvent) -> Void
 
@@ -51,13 +63,15 @@ public struct HTTPCacheBehavior: RequestBehavior {
     ///
     /// - Parameters:
     ///   - store: Where responses are stored; a new ``MemoryCacheStore`` (10 MiB) by default.
+    ///   - mode: ``Mode/private`` (the default: one user's cache) or ``Mode/shared`` (a server's, for many users).
     ///   - clock: The clock for ages and dates; `nil` (the default) uses the call's clock.
     ///   - onEvent: Called synchronously for each decision; keep it quick. Does nothing by default.
     public init(
-        store: any HTTPCacheStore = MemoryCacheStore(), clock: (any NetworkClock)? = nil,
+        store: any HTTPCacheStore = MemoryCacheStore(), mode: Mode = .private, clock: (any NetworkClock)? = nil,
         onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
     ) {
         self.store = store
+        self.mode = mode
         self.clock = clock
         self.onEvent = onEvent
     }
@@ -73,7 +87,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        let call = Call(key: Self.key(of: request), name: context.requestName, clock: clock ?? context.clock)
+        let call = Call(
+            key: Self.key(of: request, mode: mode), url: Self.key(of: request), name: context.requestName,
+            clock: clock ?? context.clock, shared: mode == .shared)
         if !Self.safeMethods.contains(request.method) {
             return try await sendUnsafe(request, call: call, next: next)
         }
@@ -95,8 +111,8 @@ public struct HTTPCacheBehavior: RequestBehavior {
         let responseControl = CacheControl(fields: entry.headerFields)
         report(responseControl.problems, call)
         let fresh =
-            age < CacheFreshness.lifetime(of: entry) && !responseControl.noCache && !requestControl.noCache
-            && requestControl.maxAge.map { age <= $0 } ?? true
+            age < CacheFreshness.lifetime(of: entry, shared: call.shared) && !responseControl.noCache
+            && !requestControl.noCache && requestControl.maxAge.map { age <= $0 } ?? true
         if fresh {
             emit(.hit, call)
             entry.headerFields["Age"] = String(age)
@@ -135,13 +151,17 @@ public struct HTTPCacheBehavior: RequestBehavior {
 
     /// What one call's decisions share.
     struct Call {
+        /// The storage key: the URL, and in a private cache a digest of the credentials.
         let key: String
+        /// The URL part of the key, for events.
+        let url: String
         let name: String
         let clock: any NetworkClock
+        let shared: Bool
     }
 
     func emit(_ kind: HTTPCacheEvent.Kind, _ call: Call, _ detail: String? = nil) {
-        onEvent(HTTPCacheEvent(kind, key: call.key, requestName: call.name, detail: detail))
+        onEvent(HTTPCacheEvent(kind, key: call.url, requestName: call.name, detail: detail))
     }
 
     func report(_ problems: [String], _ call: Call) {
@@ -158,17 +178,18 @@ public struct HTTPCacheBehavior: RequestBehavior {
 }
 
 extension RequestBehavior where Self == HTTPCacheBehavior {
-    /// A private HTTP cache; put it inside retry and authorization.
+    /// An HTTP cache, private by default; it always runs next to the wire.
     ///
     /// - Parameters:
     ///   - store: Where responses are stored; a new ``MemoryCacheStore`` (10 MiB) by default.
+    ///   - mode: ``HTTPCacheBehavior/Mode/private`` (the default) or ``HTTPCacheBehavior/Mode/shared`` (a server's).
     ///   - clock: The clock for ages and dates; `nil` (the default) uses the call's clock.
     ///   - onEvent: Called synchronously for each decision. Does nothing by default.
     /// - Returns: The behavior.
     public static func httpCache(
-        store: any HTTPCacheStore = MemoryCacheStore(), clock: (any NetworkClock)? = nil,
-        onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
+        store: any HTTPCacheStore = MemoryCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
+        clock: (any NetworkClock)? = nil, onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
     ) -> HTTPCacheBehavior {
-        HTTPCacheBehavior(store: store, clock: clock, onEvent: onEvent)
+        HTTPCacheBehavior(store: store, mode: mode, clock: clock, onEvent: onEvent)
     }
 }

@@ -31,6 +31,9 @@ import Foundation
 /// Defaults: ``HedgingSettings/default`` (1 hedge after the 95th percentile, 1 s until 20 latencies are known, per
 /// host); a new ``LockedLatencyStore``; the system clock.
 public struct HedgingBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/hedging``: inside retry, so a hedged attempt can still be retried.
+    public var placement: BehaviorPlacement { .hedging }
+
     /// The rules.
     public let settings: HedgingSettings
     /// Where latencies are kept.

@@ -21,9 +21,10 @@ import Foundation
 ///   head and ends with `, streaming`; a third line follows when the stream ends, with the byte count and never the
 ///   body: `[Networking 3F2A9C1B] stream finished GET https://… in 1200 ms, 1048576 bytes` (or `stream failed`,
 ///   with the error, or `stream cancelled`).
-/// - **Where to put it:** outside retry for one pair of lines per call, inside retry for one pair per attempt.
-///   It only sees headers that outer behaviors have set: put it outside authorization, and the `Authorization`
-///   header never even reaches it.
+/// - **Where it runs:** by default once per call (``BehaviorPlacement/observation``, outside retry and
+///   credentials): one pair of lines per call, and the `Authorization` header never even reaches it. With
+///   `eachAttempt: true` it runs at ``BehaviorPlacement/outgoing`` instead: one pair per attempt, showing the request
+///   exactly as it leaves (credentials and cookies included, redacted).
 /// - **The sink runs inline** (see ``LogSink``): a slow sink delays the call but cannot break it. It is called
 ///   even when the call is cancelled, after which the `CancellationError` is rethrown unchanged.
 ///
@@ -50,6 +51,12 @@ public struct LoggingBehavior: RequestBehavior {
     public let bodies: Bodies
     /// The clock durations are measured on.
     public let clock: any NetworkClock
+    /// Whether each attempt is logged as it leaves (``BehaviorPlacement/outgoing``) rather than each call once
+    /// (``BehaviorPlacement/observation``).
+    public let eachAttempt: Bool
+
+    /// ``BehaviorPlacement/observation``, or ``BehaviorPlacement/outgoing`` with `eachAttempt`.
+    public var placement: BehaviorPlacement { eachAttempt ? .outgoing : .observation }
 
     /// Creates the behavior.
     ///
@@ -60,10 +67,13 @@ public struct LoggingBehavior: RequestBehavior {
     ///   - headers: Whether to write request and response headers; `false` by default.
     ///   - bodies: Whether to write bodies; ``Bodies/off`` by default.
     ///   - clock: The clock durations are measured on; ``SystemClock`` by default.
+    ///   - eachAttempt: Whether to log each attempt as it leaves rather than each call once; `false` by default.
     public init(
         sink: LogSink = .standardError, redaction: Redaction = .default, logsStart: Bool = true,
-        headers: Bool = false, bodies: Bodies = .off, clock: any NetworkClock = SystemClock()
+        headers: Bool = false, bodies: Bodies = .off, clock: any NetworkClock = SystemClock(),
+        eachAttempt: Bool = false
     ) {
+        self.eachAttempt = eachAttempt
         self.sink = sink
         self.redaction = redaction
         self.logsStart = logsStart
@@ -124,12 +134,15 @@ extension RequestBehavior where Self == LoggingBehavior {
     ///   - headers: Whether to write request and response headers; `false` by default.
     ///   - bodies: Whether to write bodies; ``LoggingBehavior/Bodies/off`` by default.
     ///   - clock: The clock durations are measured on; ``SystemClock`` by default.
+    ///   - eachAttempt: Whether to log each attempt as it leaves rather than each call once; `false` by default.
     /// - Returns: The behavior.
     public static func logging(
         to sink: LogSink = .standardError, redaction: Redaction = .default, logsStart: Bool = true,
-        headers: Bool = false, bodies: LoggingBehavior.Bodies = .off, clock: any NetworkClock = SystemClock()
+        headers: Bool = false, bodies: LoggingBehavior.Bodies = .off, clock: any NetworkClock = SystemClock(),
+        eachAttempt: Bool = false
     ) -> LoggingBehavior {
         LoggingBehavior(
-            sink: sink, redaction: redaction, logsStart: logsStart, headers: headers, bodies: bodies, clock: clock)
+            sink: sink, redaction: redaction, logsStart: logsStart, headers: headers, bodies: bodies, clock: clock,
+            eachAttempt: eachAttempt)
     }
 }

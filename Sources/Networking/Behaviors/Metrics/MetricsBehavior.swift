@@ -21,6 +21,9 @@ import Foundation
 ///
 /// Defaults: the clock is the call's (``RequestContext/clock``). State kept: none between calls.
 public struct MetricsBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/metrics``: outermost, so the call's clock includes every wait before an attempt.
+    public var placement: BehaviorPlacement { .metrics }
+
     private let sink: MetricsSink
     private let clock: (any NetworkClock)?
 

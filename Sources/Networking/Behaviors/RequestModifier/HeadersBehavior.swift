@@ -8,6 +8,9 @@
 ///
 /// Defaults: none. State kept: none.
 public struct HeadersBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/modification``: with the other changes to the request.
+    public var placement: BehaviorPlacement { .modification }
+
     /// The headers added, one entry per case-insensitive name.
     public let additionalHeaders: [String: String]
     /// The same headers as field names made once, in the order the hook applies them (sorted by name).

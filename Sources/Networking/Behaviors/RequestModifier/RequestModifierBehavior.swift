@@ -16,6 +16,9 @@ import Foundation
 ///
 /// Defaults: none. State kept: none (capture your own `Sendable` state in the closure).
 public struct RequestModifierBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/modification``: with the other changes to the request.
+    public var placement: BehaviorPlacement { .modification }
+
     private let modifier: @Sendable (inout HTTPRequest) async throws -> Void
 
     /// Creates the behavior.

@@ -18,6 +18,9 @@ import Foundation
 /// `CancellationError` from an attempt is never retried. When it gives up, it rethrows the last attempt's error
 /// unchanged.
 public struct RetryBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/retry``: everything inside runs again on each attempt.
+    public var placement: BehaviorPlacement { .retry }
+
     /// One retry about to happen, for logs and demos.
     public struct Event: Sendable, Hashable, CustomStringConvertible {
         /// The request's name, such as `GET /users/42`.

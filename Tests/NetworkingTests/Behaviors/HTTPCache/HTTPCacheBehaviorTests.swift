@@ -101,12 +101,49 @@ import Testing
         #expect(harness.sends == 2)
     }
 
-    @Test(arguments: [("max-age=60", false), ("private, max-age=60", false), ("public, max-age=60", true)])
-    func authorizedResponsesAreStoredOnlyWhenTheResponseAllowsIt(control: String, stored: Bool) async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": control], "secret") }
-        try await harness.get(headers: ["Authorization": "Bearer t"])
-        try await harness.get(headers: ["Authorization": "Bearer t"])
-        #expect(harness.sends == (stored ? 1 : 2))
+    struct CredentialRow: Sendable, CustomStringConvertible {
+        let mode: HTTPCacheBehavior.Mode
+        let control: String
+        /// Sends for alice, alice again, then bob.
+        let sends: Int
+        /// Whether bob got alice's body (allowed only when the server said the response is shareable).
+        let bobGetsAlices: Bool
+        var description: String { "\(mode) \(control)" }
+    }
+
+    /// RFC 9111 §3.5: a private cache keeps each credential's answers apart; a shared one stores an answer to a
+    /// credentialed request only when the response allows sharing it, and then shares it.
+    static let credentialRows: [CredentialRow] = [
+        CredentialRow(mode: .private, control: "max-age=60", sends: 2, bobGetsAlices: false),
+        CredentialRow(mode: .private, control: "private, max-age=60", sends: 2, bobGetsAlices: false),
+        CredentialRow(mode: .private, control: "public, max-age=60", sends: 2, bobGetsAlices: false),
+        CredentialRow(mode: .shared, control: "max-age=60", sends: 3, bobGetsAlices: false),
+        CredentialRow(mode: .shared, control: "private, max-age=60", sends: 3, bobGetsAlices: false),
+        CredentialRow(mode: .shared, control: "public, max-age=60", sends: 1, bobGetsAlices: true),
+        CredentialRow(mode: .shared, control: "s-maxage=60", sends: 1, bobGetsAlices: true),
+    ]
+
+    @Test(arguments: credentialRows)
+    func answersToCredentialedRequestsFollowTheMode(row: CredentialRow) async throws {
+        let harness = HTTPCacheHarness(mode: row.mode) { request in
+            (200, ["Cache-Control": row.control], request.headerFields[.authorization] ?? "")
+        }
+        let (_, alice) = try await harness.get(headers: ["Authorization": "Bearer alice"])
+        let (_, again) = try await harness.get(headers: ["Authorization": "Bearer alice"])
+        let (_, bob) = try await harness.get(headers: ["Authorization": "Bearer bob"])
+        #expect(alice == "Bearer alice")
+        #expect(again == "Bearer alice")
+        #expect(bob == (row.bobGetsAlices ? "Bearer alice" : "Bearer bob"))
+        #expect(harness.sends == row.sends)
+    }
+
+    @Test func aPrivateCacheKeepsTheCredentialOutOfItsStore() async throws {
+        let store = MemoryCacheStore()
+        let harness = HTTPCacheHarness(store: store) { _ in (200, ["Cache-Control": "max-age=60"], "x") }
+        try await harness.get(headers: ["Authorization": "Bearer s3cret"])
+        let keys = harness.events.current.map(\.key)
+        #expect(!keys.isEmpty && keys.allSatisfy { !$0.contains("s3cret") })
+        #expect(await store.entry(forKey: "https://api.test/items") == nil)
     }
 
     @Test func varyKeepsVariantsApart() async throws {

@@ -13,7 +13,8 @@ struct HTTPCacheHarness {
 
     /// `answer` produces each response from the request that reached the server.
     init(
-        store: any HTTPCacheStore = MemoryCacheStore(), outer: [any RequestBehavior] = [],
+        store: any HTTPCacheStore = MemoryCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
+        outer: [any RequestBehavior] = [],
         answer: @escaping @Sendable (HTTPRequest) throws -> (Int, HTTPFields, String)
     ) {
         self.store = store
@@ -22,7 +23,9 @@ struct HTTPCacheHarness {
             return (HTTPResponse(status: .init(code: status), headerFields: fields, url: request.url), Data(body.utf8))
         }
         let events = self.events
-        cache = HTTPCacheBehavior(store: store, clock: clock) { event in events.withLock { $0.append(event) } }
+        cache = HTTPCacheBehavior(store: store, mode: mode, clock: clock) { event in
+            events.withLock { $0.append(event) }
+        }
         client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: transport,

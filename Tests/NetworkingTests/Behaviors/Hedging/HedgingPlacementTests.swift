@@ -7,8 +7,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Where an `Idempotency-Key` must come from for a client-wide `HedgingBehavior` to see it, through a client over
-/// a mock transport whose first answer is a 503 (a failure worth another attempt, so a hedge goes out at once).
+/// An `Idempotency-Key` behavior reaches a `HedgingBehavior` wherever it is given: its placement (`callSetup`) is
+/// outside hedging's. Through a client over a mock transport whose first answer is a 503 (a failure worth another
+/// attempt, so a hedge goes out at once).
 @Suite struct HedgingPlacementTests {
     /// A transport answering 503 to its first request and 200 afterwards, counting requests.
     private func transport(_ sends: LockedBox<Int>) -> MockTransport {
@@ -32,12 +33,27 @@ import Testing
         #expect(sends.current == 2)
     }
 
-    @Test func aPerRequestIdempotencyKeyBehaviorComesTooLateForAClientWideHedging() async throws {
+    @Test func aPerRequestIdempotencyKeyBehaviorReachesAClientWideHedging() async throws {
+        let sends = LockedBox(0)
+        let client = makeClient(transport: transport(sends), behavior: .hedging(settings))
+        _ = try await client.send(
+            NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])), behavior: .idempotencyKey())
+        #expect(sends.current == 2)
+    }
+
+    @Test func anIdempotencyKeyGivenAfterHedgingStillComesFirst() async throws {
+        let sends = LockedBox(0)
+        let client = makeClient(
+            transport: transport(sends), behavior: CombinedBehavior([.hedging(settings), .idempotencyKey()]))
+        _ = try await client.send(NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])))
+        #expect(sends.current == 2)
+    }
+
+    @Test func withoutAKeyAPOSTIsSentOnce() async throws {
         let sends = LockedBox(0)
         let client = makeClient(transport: transport(sends), behavior: .hedging(settings))
         let error = await expectNetworkError {
-            try await client.send(
-                NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])), behavior: .idempotencyKey())
+            try await client.send(NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])))
         }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(sends.current == 1)
