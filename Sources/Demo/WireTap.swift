@@ -10,7 +10,7 @@ struct WireTap: HTTPTransport {
     let console: DemoConsole
 
     /// Shows `request`, sends it through ``base``, shows the status.
-    func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         console.wire(request)
         let (response, body) = try await base.send(request)
         console.wire(response, for: request)

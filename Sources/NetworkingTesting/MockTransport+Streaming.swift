@@ -2,29 +2,15 @@ import Foundation
 import Networking
 
 /// Streamed bodies: a `.streamed` stub is produced chunk by chunk on the transport's clock, respecting the reader's
-/// backpressure; every other answer streams as one chunk. The producing task ends with the stream (finished,
-/// failed, cancelled or dropped): ``openStreamCount`` counts those still running.
-extension MockTransport: StreamingHTTPTransport {
-    /// Answers `request` with the head at once and the body as a stream.
-    ///
-    /// - Parameter request: The request.
-    /// - Returns: The head and the body stream.
-    /// - Throws: A stub's error (before the head), `CancellationError`, or ``UnmatchedRequestError``.
-    public func stream(_ request: HTTPRequest) async throws -> (HTTPResponse, ResponseBodyStream) {
-        let mock: MockResponse
-        switch try await resolve(request) {
-        case .direct(let head, let data):
-            return (head, .complete(data.isEmpty ? [] : [data]))
-        case .mock(let response):
-            mock = response
-        }
+/// backpressure. The producing task ends with the stream (finished, failed, cancelled or dropped):
+/// ``openStreamCount`` counts those still running.
+extension MockTransport {
+    /// The head and the arriving body of a `.streamed` stub; `nil` for any other answer.
+    func streamed(_ mock: MockResponse, to request: HTTPRequest) throws -> (HTTPResponse, HTTPBody)? {
+        guard case .chunks(let chunks, let interval, let end) = mock.body else { return nil }
         if let error = mock.error { throw error }
         let head = HTTPResponse(status: .init(code: mock.status), headerFields: mock.headers, url: request.url)
-        guard case .chunks(let chunks, let interval, let end) = mock.body else {
-            let (_, data) = try mock.answer(to: request, encoder: encoder)
-            return (head, .complete(data.isEmpty ? [] : [data]))
-        }
-        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let (body, continuation) = HTTPBody.makeStream()
         let clock = clock
         state.withLock { $0.openStreams += 1 }
         let producer = Task { [state] in
@@ -44,7 +30,7 @@ extension MockTransport: StreamingHTTPTransport {
             }
         }
         continuation.onTermination { _ in producer.cancel() }
-        return (head, stream)
+        return (head, body)
     }
 
     /// The streamed bodies whose producing task is still running: 0 once every stream ended or was cancelled.

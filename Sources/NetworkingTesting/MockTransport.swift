@@ -17,7 +17,7 @@ import Networking
 /// stubs, unless the mock was made with a fallback closure: `MockTransport { request in ... }` answers every
 /// request the stubs do not.
 public final class MockTransport: HTTPTransport {
-    /// Produces the raw answer to one request: a response head and a body.
+    /// Produces the raw answer to one request: a response head and its bytes.
     public typealias Handler = @Sendable (HTTPRequest) async throws -> (HTTPResponse, Data)
 
     /// Produces the answer of one stub to one request, typed values included.
@@ -58,13 +58,20 @@ public final class MockTransport: HTTPTransport {
     /// Records `request`, then answers it from the best matching stub, the fallback handler, or throws
     /// ``UnmatchedRequestError``.
     ///
+    /// A `.streamed` stub's body arrives chunk by chunk on the mock's clock, respecting the reader's backpressure;
+    /// every other answer is in memory.
+    ///
     /// - Parameter request: The request as sent after every behavior ran.
     /// - Returns: The stubbed response head and body.
     /// - Throws: The stubbed error, ``UnmatchedRequestError``, or `CancellationError`.
-    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         switch try await resolve(request) {
-        case .direct(let response, let data): return (response, data)
-        case .mock(let response): return try response.answer(to: request, encoder: encoder)
+        case .direct(let response, let data):
+            return (response, .data(data))
+        case .mock(let response):
+            if let streamed = try streamed(response, to: request) { return streamed }
+            let (head, data) = try response.answer(to: request, encoder: encoder)
+            return (head, .data(data))
         }
     }
 
@@ -75,9 +82,9 @@ public final class MockTransport: HTTPTransport {
     }
 
     func resolve(_ request: HTTPRequest) async throws -> Resolution {
-        let recorded = RecordedRequest(request)
+        let recorded = RecordedRequest(request, body: await RecordedRequest.capture(request.body))
         let action = state.withLock { state in
-            state.requests.append(request)
+            state.records.append(recorded)
             return state.nextAction(for: recorded)
         }
         try Task.checkCancellation()
@@ -99,16 +106,16 @@ public final class MockTransport: HTTPTransport {
     }
 
     /// Every request that reached the transport, in order, as sent after all behaviors ran.
-    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    public var requests: [HTTPRequest] { state.withLock { $0.records.map(\.request) } }
 
     /// Every request that reached the transport, in order, with assertion helpers.
-    public var recordedRequests: [RecordedRequest] { requests.map(RecordedRequest.init) }
+    public var recordedRequests: [RecordedRequest] { state.withLock { $0.records } }
 
     /// The last request that reached the transport, if any.
-    public var lastRequest: RecordedRequest? { state.withLock { $0.requests.last.map(RecordedRequest.init) } }
+    public var lastRequest: RecordedRequest? { state.withLock { $0.records.last } }
 
     /// How many requests reached the transport.
-    public var requestCount: Int { state.withLock { $0.requests.count } }
+    public var requestCount: Int { state.withLock { $0.records.count } }
 
     /// The recorded requests that `method` and `path` match, with the rules of ``StubMatcher``.
     ///
@@ -146,7 +153,7 @@ extension MockTransport {
     /// The mock's mutable state, kept in a `LockedBox`.
     struct State {
         var stubs: [Stub] = []
-        var requests: [HTTPRequest] = []
+        var records: [RecordedRequest] = []
         /// Streamed bodies still being produced.
         var openStreams = 0
 

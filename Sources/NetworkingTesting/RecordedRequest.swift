@@ -14,12 +14,31 @@ import Networking
 public struct RecordedRequest: Sendable {
     /// The request exactly as the transport received it.
     public let request: HTTPRequest
+    /// The body bytes captured when the request was recorded: bytes in memory, a file's contents, or a restartable
+    /// producer read once more (a multipart form); `nil` for a one-time body, which a mock does not consume.
+    private let capturedBody: Data?
 
-    /// Wraps `request`.
+    /// Wraps `request`; a body in memory or a file is read as it is asked for.
     ///
     /// - Parameter request: The request to inspect.
     public init(_ request: HTTPRequest) {
         self.request = request
+        self.capturedBody = nil
+    }
+
+    /// Wraps `request` with the bytes of its body, read when it was recorded.
+    init(_ request: HTTPRequest, body: Data?) {
+        self.request = request
+        self.capturedBody = body
+    }
+
+    /// The bytes of `body` a mock can read without consuming it: bytes, a file's contents, or a restartable
+    /// producer read once more; `nil` otherwise.
+    static func capture(_ body: HTTPBody) async -> Data? {
+        if let data = body.data { return data.isEmpty ? nil : data }
+        if let file = body.fileURL { return try? Data(contentsOf: file) }
+        guard body.isReplayable else { return nil }
+        return try? await body.collect(upTo: Int.max)
     }
 
     /// The HTTP method.
@@ -55,15 +74,14 @@ public struct RecordedRequest: Sendable {
         request.headerFields[name]
     }
 
-    /// The body bytes; `nil` when there is no body. For a file body, the file's contents, and for a multipart
-    /// body, its encoding with its files' contents, read when asked (`nil` if a file cannot be read). `nil` for a
-    /// stream body, which a mock does not consume.
+    /// The body bytes; `nil` when there is no body. For a file body, the file's contents; for a restartable
+    /// producer (a multipart form), the bytes it produced when the mock recorded the request (`nil` if a file of it
+    /// could not be read). `nil` for a one-time body, which a mock does not consume.
     public var body: Data? {
-        switch request.body {
-        case .none, .data, .stream: request.body.data
-        case .file(let url): try? Data(contentsOf: url)
-        case .multipart(let form): try? form.encodedData()
-        }
+        if let capturedBody { return capturedBody }
+        if let data = request.body.data { return data.isEmpty ? nil : data }
+        if let file = request.body.fileURL { return try? Data(contentsOf: file) }
+        return nil
     }
 
     /// The parts of a `multipart/form-data` body, decoded with the boundary of the request's `Content-Type`.

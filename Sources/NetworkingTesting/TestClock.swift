@@ -8,9 +8,10 @@ import Networking
 /// suspends until ``advance(by:)`` moves the clock past its end (or the sleeping task is cancelled), for tests
 /// that need to act while something waits.
 ///
-/// Give a `.manual` clock (or the system clock), never an `.automatic` one, to
-/// ``NetworkClient/Configuration/clock``: an automatic clock ends every sleep at once, so the client's time limits
-/// would fire before the transport could answer. Automatic clocks are for behaviors' back-off.
+/// Timers (``schedule(after:_:)``, which every time limit of the client uses) fire when virtual time passes their
+/// end: in `.manual` mode on ``advance(by:)``, in `.automatic` mode also when a sleep moves the clock. Given to
+/// ``NetworkClient/Configuration/clock``, either mode drives the client's attempt timeouts, deadlines and idle limits
+/// through the same code as the system clock; in `.automatic` mode a back-off that sleeps past a limit ends it.
 public final class TestClock: NetworkClock {
     /// How sleeps behave.
     public enum Mode: Sendable {
@@ -25,10 +26,17 @@ public final class TestClock: NetworkClock {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct Timer {
+        let deadline: Duration
+        let action: @Sendable () -> Void
+    }
+
     private struct State {
         var now: Duration = .zero
         var sleeps: [Duration] = []
         var sleepers: [UInt64: Sleeper] = [:]
+        var timers: [UInt64: Timer] = [:]
+        var scheduled: [Duration] = []
         var nextID: UInt64 = 0
     }
 
@@ -56,14 +64,47 @@ public final class TestClock: NetworkClock {
     /// How many sleeps are waiting (manual mode).
     public var pendingSleepCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// How many timers are waiting to fire: the time limits of calls in flight, among others.
+    public var pendingTimerCount: Int { state.withLock { $0.timers.count } }
+
+    /// The delay of every timer scheduled so far, in order: the attempt limits, deadlines and idle limits the
+    /// client armed, among others.
+    public var scheduledDelays: [Duration] { state.withLock { $0.scheduled } }
+
+    /// Waits (yielding, not sleeping) until `count` timers are pending, so a test can advance at the right moment.
+    public func waitForTimers(_ count: Int = 1) async {
+        while pendingTimerCount < count {
+            await Task.yield()
+        }
+    }
+
+    /// Runs `action` once virtual time has moved `delay` past now (at once when `delay` is zero or less), unless the
+    /// timer is cancelled first.
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
+        let id: UInt64? = state.withLock { state in
+            state.scheduled.append(delay)
+            guard delay > .zero else { return nil }
+            state.nextID += 1
+            state.timers[state.nextID] = Timer(deadline: state.now + delay, action: action)
+            return state.nextID
+        }
+        guard let id else {
+            action()
+            return ClockTimer { false }
+        }
+        return ClockTimer { [state] in state.withLock { $0.timers.removeValue(forKey: id) != nil } }
+    }
+
     /// Records the sleep; in automatic mode advances the clock and returns, in manual mode waits for ``advance(by:)``.
     public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
         if mode == .automatic {
-            state.withLock {
-                $0.sleeps.append(duration)
-                $0.now += max(duration, .zero)
+            let due = state.withLock { state -> [Timer] in
+                state.sleeps.append(duration)
+                state.now += max(duration, .zero)
+                return Self.takeDueTimers(&state)
             }
+            for timer in due { timer.action() }
             return
         }
         let id: UInt64 = state.withLock {
@@ -89,13 +130,23 @@ public final class TestClock: NetworkClock {
 
     /// Moves the clock forward and wakes every sleep whose end has passed.
     public func advance(by duration: Duration) {
-        let due: [Sleeper] = state.withLock { state in
+        let (due, timers): ([Sleeper], [Timer]) = state.withLock { state in
             state.now += duration
             let ready = state.sleepers.filter { $0.value.deadline <= state.now }
             for key in ready.keys { state.sleepers[key] = nil }
-            return Array(ready.values)
+            return (Array(ready.values), Self.takeDueTimers(&state))
         }
+        for timer in timers { timer.action() }
         for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Removes and returns the timers due at the state's time, earliest first.
+    private static func takeDueTimers(_ state: inout State) -> [Timer] {
+        let ready = state.timers.filter { $0.value.deadline <= state.now }.sorted {
+            $0.value.deadline < $1.value.deadline
+        }
+        for (key, _) in ready { state.timers[key] = nil }
+        return ready.map(\.value)
     }
 
     /// Waits (yielding, not sleeping) until `count` sleeps are pending, so a test can advance at the right moment.

@@ -1,14 +1,16 @@
 import Foundation
 
-/// One attempt of a call, the innermost handler of its chain: checks the request as behaviors left it, sends it
-/// through the transport under the attempt's time limit (the attempt timeout, or the time left before the call's
-/// deadline if that is shorter), and turns an unacceptable status or a transport failure into a ``NetworkError``.
+/// One attempt of a call, the innermost handler of its chain, and the one pipeline every form of response goes
+/// through: check the request as behaviors left it; send it through the transport, following redirects hop by hop
+/// under ``RedirectState``'s rules; check the status; then, for a buffered call, read the whole body within the
+/// limit, or, for a stream or a download, hand the body on under an idle limit.
+///
+/// The time limit (the attempt timeout, or the time left before the call's deadline if that is shorter) covers
+/// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``.
 struct Attempt: Sendable {
     let name: String
     let builtRequest: HTTPRequest
     let transport: any HTTPTransport
-    /// The transport, when it keeps time limits itself and the client runs on real time.
-    let limitedTransport: (any TimeLimitedTransport)?
     let clock: any NetworkClock
     let timeout: Duration
     let deadline: CallDeadline?
@@ -16,60 +18,115 @@ struct Attempt: Sendable {
     let sensitiveHeaderNames: Set<String>
     /// The `Accept` value sent when the request as the behaviors left it has none.
     let defaultAccept: String?
+    /// How the caller receives the body.
+    let form: RequestContext.ResponseForm
+    /// The largest body read into memory.
+    let maximumBodySize: Int
+    /// The most redirects followed, and whether they are followed when the request does not say.
+    let maximumRedirects: Int
+    let followsRedirects: Bool
 
-    /// Runs the attempt for `request`, measured when a ``MetricsBehavior`` put a measurement on it.
-    func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
-        guard let call = request.callMeasurement else { return try await send(request) }
-        var request = request
-        let measurement = call.beginAttempt(request)
-        request.attemptMeasurement = measurement
+    /// The bytes of an unacceptable streamed answer kept for its ``NetworkError``: 64 KiB, enough for any problem
+    /// document, bounded whatever the server sends.
+    static let streamedErrorBodyLimit = 64 * 1024
+
+    /// Runs the attempt for `request` and reports it to the call's transfer observers, if any.
+    func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+        guard let observer = TransferObservation.startAttempt(request) else {
+            return try await exchange(try checked(request))
+        }
         do {
-            let (response, body) = try await send(request)
-            measurement.finish(.status(response.status.code), receivedBody: body.count.map(Int64.init))
+            let request = try checked(request)
+            let (response, body) = try await TransferObservation.$attempt.withValue(observer) {
+                try await exchange(request, observer: observer)
+            }
+            let status = response.status.code
+            body.onTermination { termination in
+                let cancelled = if case .cancelled = termination.outcome { true } else { false }
+                if case .failed(let error) = termination.outcome {
+                    observer.attemptEnded(.failure(error))
+                } else {
+                    observer.attemptEnded(
+                        .response(status: status, bodyBytes: termination.byteCount, cancelled: cancelled))
+                }
+            }
             return (response, body)
         } catch {
-            measurement.finish(after: error)
+            observer.attemptEnded(.failure(error))
             throw error
         }
     }
 
-    /// Checks `request` and sends it through the transport under the attempt's time limit.
-    private func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPResponse.Body) {
-        let request = try checked(request)
+    /// Sends `request` under the attempt's time limit and returns the answer in the call's form.
+    private func exchange(
+        _ request: HTTPRequest, observer: (any AttemptObserver)? = nil
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let (limit, scope) = timeLimit()
-        let sent = request
-        let timedOut = { @Sendable [name, builtRequest, deadline] in
-            NetworkError(
-                .timedOut(scope), requestName: name,
-                message: scope == .call
-                    ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
-                    : "no complete response within the attempt time limit of \(limit)",
-                builtRequest: builtRequest, sentRequest: sent)
-        }
+        let what = form == .buffered ? "no complete response" : "no response head"
+        let timedOut = timeoutError(scope: scope, limit: limit, sent: request, what: what)
         guard limit > .zero else { throw timedOut() }
-        let response: HTTPResponse
-        let data: Data
+        let answer: (HTTPResponse, HTTPBody, HTTPRequest)
         do {
-            if let limitedTransport {
-                (response, data) = try await limitedTransport.send(request, timeLimit: limit)
-            } else {
-                let transport = transport
-                (response, data) = try await withTimeLimit(limit, clock: clock, onTimeout: timedOut) {
-                    try await transport.send(sent)
-                }
+            let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
+                let (response, body, sent) = try await followingRedirects(request)
+                observer?.responseHeadReceived(response)
+                return try await finish(response, body, sent: sent)
             }
-        } catch is TimeLimitExceeded {
-            throw timedOut()
+            answer = try await withTimeLimit(
+                limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() }, operation)
+        } catch let error as NetworkError {
+            throw error
         } catch {
             throw failure(error, sent: request)
         }
+        let (response, body, sent) = answer
+        if body.isStreaming { IdleWatch.start(on: body, attempt: self, sent: sent) }
+        return (response, body)
+    }
+
+    /// Checks the status, then reads the body as the call's form asks.
+    private func finish(_ response: HTTPResponse, _ body: HTTPBody, sent: HTTPRequest) async throws -> (
+        HTTPResponse, HTTPBody, HTTPRequest
+    ) {
+        let bodiless = sent.method == .head || response.status.code == 204 || response.status.code == 304
+        if bodiless { body.cancel() }
         guard acceptable.contains(response.status.code) else {
+            let limit = form == .buffered ? maximumBodySize : Self.streamedErrorBodyLimit
+            let data = bodiless ? Data() : await Self.prefix(of: body, limit: limit)
             throw NetworkError(
                 .unacceptableStatus(response.status.code), requestName: name,
-                message: "the server answered \(response.status)", builtRequest: builtRequest, sentRequest: request,
+                message: "the server answered \(response.status)", builtRequest: builtRequest, sentRequest: sent,
                 response: response, body: data)
         }
-        return (response, .data(data))
+        if bodiless { return (response, .empty, sent) }
+        guard form == .buffered else { return (response, body, sent) }
+        if let announced = response.headerFields[.contentLength].flatMap({
+            Int64($0.trimmingCharacters(in: .whitespaces))
+        }),
+            announced > maximumBodySize
+        {
+            body.cancel()
+            throw TransportError(
+                .responseTooLarge, "Content-Length \(announced) exceeds the limit of \(maximumBodySize) bytes")
+        }
+        do {
+            return (response, .data(try await body.collect(upTo: maximumBodySize)), sent)
+        } catch let error as HTTPBody.TooLargeError {
+            throw TransportError(.responseTooLarge, error.description)
+        }
+    }
+
+    /// Up to `limit` bytes of `body`; the body is cancelled after.
+    private static func prefix(of body: HTTPBody, limit: Int) async -> Data {
+        defer { body.cancel() }
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(chunk.prefix(limit - data.count))
+                if data.count >= limit { break }
+            }
+        } catch {}
+        return data
     }
 
     /// `request` as it goes to the transport: the client's sensitive names declared, the default `Accept` added
@@ -93,6 +150,20 @@ struct Attempt: Sendable {
             (remaining, .call)
         } else {
             (timeout.clampedForTimers, .attempt)
+        }
+    }
+
+    /// The time-out error of this attempt, made when the limit passes.
+    func timeoutError(scope: NetworkError.TimeoutScope, limit: Duration, sent: HTTPRequest, what: String)
+        -> @Sendable () -> NetworkError
+    {
+        { [name, builtRequest, deadline] in
+            NetworkError(
+                .timedOut(scope), requestName: name,
+                message: scope == .call
+                    ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
+                    : "\(what) within the attempt time limit of \(limit)",
+                builtRequest: builtRequest, sentRequest: sent)
         }
     }
 

@@ -22,8 +22,27 @@ extension NetworkClient {
         /// The time limit of a whole call, retries and back-off included; `nil` for none. Default: 5 minutes, so
         /// retries with back-off can never run unbounded.
         public var deadline: Duration?
-        /// The clock for timeouts and deadlines. Default: ``SystemClock``.
+        /// The clock of every time limit of the client and of every behavior that waits or measures without a clock
+        /// of its own (retry back-off, the circuit breaker, the rate limiter, hedging, token refresh, logging,
+        /// metrics). Default: ``SystemClock``.
         public var clock: any NetworkClock
+        /// The largest body read into memory (`send`, `response(for:)`); a larger `Content-Length` fails before the
+        /// body is read, and a body that grows past it fails as soon as it does, with kind
+        /// `transport(responseTooLarge)`. Answers that have no body (to `HEAD`, 204 and 304) are never refused for
+        /// the length they announce. Streams and downloads are not limited by it. Default: 32 MiB, far above API
+        /// payloads, far below memory trouble.
+        public var maximumResponseBodySize: Int
+        /// The most redirects followed in one attempt. Default: 10 (OkHttp and URLSession allow 20, AsyncHTTPClient
+        /// 5). The client follows them itself, whatever the transport, with the rules of RFC 9110 (see
+        /// ``followsRedirects``).
+        public var maximumRedirects: Int
+        /// Whether redirects are followed when the request does not say (``NetworkRequest/followsRedirects``).
+        /// Default: `true`. Followed: 301, 302, 303, 307, 308, to http(s) only and never from https to http; a
+        /// `POST` becomes a `GET` on 301 and 302, every method but `HEAD` on 303, and then loses its body; every other
+        /// method keeps its method and its body. `Authorization`, `Cookie`, `Proxy-Authorization` and every field
+        /// marked sensitive are removed once a redirect leaves the request's origin. With `false`, every 3xx comes
+        /// back as the answer, with its body.
+        public var followsRedirects: Bool
         /// Header names whose values are secrets in every request of this client, in any letter case, such as
         /// `X-API-Key` set by a request or a behavior of your own. Their fields are marked sensitive whoever writes
         /// them: redacted in logs and error texts, and removed when a redirect leaves the request's origin.
@@ -42,8 +61,11 @@ extension NetworkClient {
         ///   - acceptableStatusCodes: Statuses treated as success; 200-299 by default.
         ///   - timeout: The limit of each attempt; 60 seconds by default.
         ///   - deadline: The limit of a whole call, retries included; 5 minutes by default.
-        ///   - clock: The clock for time limits.
+        ///   - clock: The clock for time limits and for behaviors without a clock of their own.
         ///   - sensitiveHeaderNames: Headers whose values are secrets; none by default.
+        ///   - maximumResponseBodySize: The largest body read into memory; 32 MiB by default.
+        ///   - maximumRedirects: The most redirects followed; 10 by default.
+        ///   - followsRedirects: Whether redirects are followed; `true` by default.
         public init(
             baseURL: URL?,
             transport: (any HTTPTransport)? = nil,
@@ -54,8 +76,14 @@ extension NetworkClient {
             timeout: Duration = .seconds(60),
             deadline: Duration? = .seconds(300),
             clock: any NetworkClock = SystemClock(),
-            sensitiveHeaderNames: Set<String> = []
+            sensitiveHeaderNames: Set<String> = [],
+            maximumResponseBodySize: Int = 32 * 1024 * 1024,
+            maximumRedirects: Int = 10,
+            followsRedirects: Bool = true
         ) {
+            self.maximumResponseBodySize = maximumResponseBodySize
+            self.maximumRedirects = maximumRedirects
+            self.followsRedirects = followsRedirects
             self.baseURL = baseURL
             self.transport = transport ?? makeDefaultTransport()
             self.behavior = behavior

@@ -54,7 +54,7 @@ extension NetworkClient {
             let rule = partial.rule()
             used.withLock { $0 = rule }
             for (field, value) in rule.requestFields { request.headerFields[field] = value }
-            return try await attempt.runStream(request)
+            return try await attempt.run(request)
         }
         let fileError = { (error: DownloadFileError, response: HTTPResponse?) in
             NetworkError(
@@ -79,11 +79,7 @@ extension NetworkClient {
                 fileURL: partial.destination, response: head, byteCount: rule.partialBytes,
                 resumedFromByte: rule.partialBytes)
         }
-        let stream: ResponseBodyStream =
-            switch body {
-            case .stream(let stream): stream
-            case .data(let data): .complete(data.isEmpty ? [] : [data])
-            }
+        let stream = body
         let rule = used.current
         let fields = response.headerFields
         let decision = rule.decide(
@@ -130,16 +126,18 @@ extension NetworkClient {
         let written: Int64
         let received = LockedBox(start)
         do {
-            _ = try await stream.buffer.drain(into: { chunk in
-                if let maximumSize {
-                    let total = received.withLock {
-                        $0 += Int64(chunk.count)
-                        return $0
+            _ = try await Self.drain(
+                stream,
+                into: { chunk in
+                    if let maximumSize {
+                        let total = received.withLock {
+                            $0 += Int64(chunk.count)
+                            return $0
+                        }
+                        if total > maximumSize { throw DownloadSizeExceeded() }
                     }
-                    if total > maximumSize { throw DownloadSizeExceeded() }
-                }
-                try writer.append(chunk)
-            })
+                    try writer.append(chunk)
+                })
             written = try writer.close()
         } catch
             where error is DownloadSizeExceeded || (error as? NetworkError)?.underlyingError is DownloadSizeExceeded
@@ -163,6 +161,22 @@ extension NetworkClient {
         return DownloadResult(
             fileURL: partial.destination, response: response, byteCount: written,
             resumedFromByte: appending ? rule.partialBytes : 0)
+    }
+}
+
+extension NetworkClient {
+    /// Hands every chunk of `body` to `sink`: for a body arriving, in the producer's own call (see
+    /// ``BodyBuffer/drain(into:)``), so nothing waits in memory; for a body in memory, at once.
+    fileprivate static func drain(_ body: HTTPBody, into sink: @escaping @Sendable (Data) throws -> Void) async throws
+        -> Int64
+    {
+        if let buffer = body.buffer { return try await buffer.drain(into: sink) }
+        var count: Int64 = 0
+        for try await chunk in body {
+            try sink(chunk)
+            count += Int64(chunk.count)
+        }
+        return count
     }
 }
 

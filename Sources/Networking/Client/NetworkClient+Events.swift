@@ -38,14 +38,15 @@ extension NetworkClient {
         return try ServerSentEventSource(clock: clock, maximumReconnections: maximumReconnections) { lastEventID in
             var request = base
             if let lastEventID { request.headers[HTTPField.Name("Last-Event-ID")] = lastEventID }
-            let body: ResponseBodyStream
+            let body: HTTPBody
             do {
                 body = try await self.stream(request, behavior: behavior).body
             } catch let error as NetworkError where Self.isNetworkFailure(error) {
                 // A failure on the network is a lost connection: the source waits and reconnects.
                 return AsyncThrowingStream { throw error }
             }
-            return AsyncThrowingStream { try await body.buffer.next() }
+            let reader = BodyReader(body)
+            return AsyncThrowingStream { try await reader.next() }
         }
     }
 
@@ -57,5 +58,26 @@ extension NetworkClient {
         case .timedOut(.attempt): true
         default: false
         }
+    }
+}
+
+/// One reader of a body, pulled from a `@Sendable` closure: the iterator lives behind a lock, as only one task ever
+/// reads it.
+final class BodyReader: Sendable {
+    private let iterator: LockedBox<HTTPBody.Iterator>
+    private let body: HTTPBody
+
+    init(_ body: HTTPBody) {
+        self.body = body
+        self.iterator = LockedBox(body.makeAsyncIterator())
+    }
+
+    /// The next chunk, or `nil` at the end.
+    func next() async throws -> Data? {
+        if let buffer = body.buffer { return try await buffer.next() }
+        var copy = iterator.withLock { $0 }
+        let chunk = try await copy.next()
+        iterator.withLock { $0 = copy }
+        return chunk
     }
 }

@@ -9,7 +9,8 @@ extension NetworkClient {
     ///     handle(chunk)
     /// }
     /// ```
-    /// Every behavior applies, and sees the head with a ``HTTPResponse/Body/stream(_:)`` body it must not read.
+    /// Every behavior applies, and sees the head with a body still arriving (``HTTPBody/isStreaming``) it must not
+    /// read.
     /// The attempt timeout limits the wait for the head, then becomes an idle limit: the call fails with
     /// ``NetworkError`` of kind `timedOut(attempt)` when no byte arrives for that long once the reader has read
     /// everything received (unread chunks keep it from firing). The call's deadline, if set, still ends the stream. `maximumResponseBodySize` does not apply. An unacceptable
@@ -20,21 +21,15 @@ extension NetworkClient {
     ///   - request: What to send.
     ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
     /// - Returns: The head and the body stream.
-    /// - Throws: ``NetworkError`` (with ``StreamingUnsupportedError`` when the transport cannot stream), or
+    /// - Throws: ``NetworkError``, or
     ///   `CancellationError`.
     public func stream<Response>(
         _ request: NetworkRequest<Response>,
         behavior: any RequestBehavior = EmptyBehavior()
     ) async throws -> StreamedResponse {
         let call = try prepare(request, behavior: behavior, form: .stream)
-        let (attempt, run) = (call.attempt, call.run)
-        let (response, body) = try await run(attempt.runStream)
-        switch body {
-        case .stream(let stream):
-            return StreamedResponse(response: response, body: stream)
-        case .data(let data):
-            // A behavior answered with a body in memory (a cache, a stub): it streams as one chunk.
-            return StreamedResponse(response: response, body: .complete(data.isEmpty ? [] : [data]))
-        }
+        // A behavior may answer with a body in memory (a cache, a stub): it is read the same way, as one chunk.
+        let (response, body) = try await call.run(call.attempt.run)
+        return StreamedResponse(response: response, body: body)
     }
 }

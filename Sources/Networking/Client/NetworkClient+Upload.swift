@@ -24,14 +24,7 @@ extension NetworkClient {
         _ request: NetworkRequest<Response>, behavior: any RequestBehavior = EmptyBehavior()
     ) -> NetworkCall<Response> {
         let reporter = TransferProgressReporter()
-        let size: Int64? =
-            switch request.body {
-            case .data(let data, _): Int64(data.count)
-            case .file(let url, _): BodyFile.size(url)
-            case .multipart(let form): form.contentLength
-            case .stream(let stream, _): stream.length
-            case .json, .form, nil: nil
-            }
+        let size = request.body?.length
         let reporting = CombinedBehavior([behavior, UploadProgressBehavior(reporter: reporter)])
         let total: @Sendable (Response) -> Int64? = { _ in size }
         return NetworkCall(reporter: reporter, total: total) {
@@ -40,15 +33,27 @@ extension NetworkClient {
     }
 }
 
-/// Hands the call's progress reporter to the transport, innermost, so that every attempt carries it.
+/// Watches every attempt of the call (``TransferObservation``) and hands the bytes the transport reports sent to the
+/// call's progress reporter, which keeps the values monotonic across retries and redirects.
 private struct UploadProgressBehavior: RequestBehavior {
     let reporter: TransferProgressReporter
+
+    /// Outermost, beside metrics: it watches the whole call.
+    var placement: BehaviorPlacement { .metrics }
 
     func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        var request = request
-        request.transferProgress = reporter
-        return try await next(request)
+        try await TransferObservation.observe(with: Observer(reporter: reporter)) { try await next(request) }
+    }
+
+    private struct Observer: TransferObserver, AttemptObserver {
+        let reporter: TransferProgressReporter
+
+        func attemptStarted(_ request: HTTPRequest) -> (any AttemptObserver)? { self }
+
+        func bytesSent(_ total: Int64, of expected: Int64?) {
+            reporter.report(completedBytes: total, expectedBytes: expected)
+        }
     }
 }

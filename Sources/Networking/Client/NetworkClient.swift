@@ -25,8 +25,6 @@ public final class NetworkClient: Sendable {
     let builder: RequestBuilder
     /// The client-wide behavior, flattened once.
     let clientWideChain: BehaviorChain
-    /// The transport, when it keeps time limits itself and the client runs on real time.
-    let limitedTransport: (any TimeLimitedTransport)?
 
     /// Creates a client from a full configuration.
     ///
@@ -37,10 +35,6 @@ public final class NetworkClient: Sendable {
             baseURL: configuration.baseURL, encoder: configuration.encoder,
             sensitiveHeaderNames: configuration.sensitiveHeaderNames)
         self.clientWideChain = BehaviorChain([configuration.behavior])
-        // The default transport enforces a limit in its own table without a task or timer per call; it runs on
-        // real time, so only when the client's clock is the system clock.
-        self.limitedTransport =
-            configuration.clock is SystemClock ? configuration.transport as? any TimeLimitedTransport : nil
     }
 
     /// Creates a client.
@@ -98,7 +92,7 @@ public final class NetworkClient: Sendable {
     }
 
     /// Builds the request of a call and the chain that sends it: the built request, the attempt, and a function that
-    /// runs the chain down to the given terminal (``Attempt/run(_:)`` or its streaming twin).
+    /// runs the chain down to the given terminal (``Attempt/run(_:)``, or a terminal that wraps it).
     func prepare<Response>(
         _ request: NetworkRequest<Response>, behavior: any RequestBehavior,
         form: RequestContext.ResponseForm = .buffered
@@ -120,10 +114,11 @@ public final class NetworkClient: Sendable {
             requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
             attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form)
         let attempt = Attempt(
-            name: name, builtRequest: built, transport: configuration.transport, limitedTransport: limitedTransport,
-            clock: clock, timeout: timeout, deadline: deadline,
-            acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
-            sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept)
+            name: name, builtRequest: built, transport: configuration.transport, clock: clock, timeout: timeout,
+            deadline: deadline, acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
+            sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
+            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
+            followsRedirects: configuration.followsRedirects)
         let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
         return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
     }
@@ -137,7 +132,7 @@ public final class NetworkClient: Sendable {
         let chain: BehaviorChain
         let context: RequestContext
 
-        /// Runs the chain down to `terminal` (``Attempt/run(_:)`` or its streaming twin).
+        /// Runs the chain down to `terminal` (``Attempt/run(_:)``, or a terminal that wraps it).
         func run(_ terminal: @escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body) {
             // A cache or coalescing decides on the request as it will be sent: checked, with the client's sensitive
             // names marked and the default `Accept` added, after every behavior that changes it.

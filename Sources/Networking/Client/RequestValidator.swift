@@ -24,11 +24,7 @@ enum RequestValidator {
         if request.method == .get || request.method == .head, !request.body.isEmpty {
             return "a \(request.method.rawValue) request cannot carry a body"
         }
-        if case .file(let url) = request.body, let problem = BodyFile.problem(url) { return problem }
-        if case .multipart(let form) = request.body, let problem = form.problem { return problem }
-        if case .stream(let stream) = request.body, stream.isConsumed {
-            return "the body stream was consumed by an earlier sending and cannot be restarted"
-        }
+        if let problem = request.body.problem { return problem }
         return nil
     }
 }

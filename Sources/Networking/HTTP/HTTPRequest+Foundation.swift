@@ -26,19 +26,17 @@ extension HTTPRequest {
 
     /// The same request as a Foundation `URLRequest`, for code that needs one; `nil` when the target cannot form a
     /// URL. Repeated header fields are joined into one (with `", "`, or `"; "` for `Cookie`), the only form a
-    /// `URLRequest` can hold. A file body becomes an `httpBodyStream` reading the file, a multipart body its
-    /// encoded bytes (files read now) in `httpBody`; a stream body is left out.
+    /// `URLRequest` can hold. Bytes become `httpBody`, a file an `httpBodyStream` reading the file; a produced body is
+    /// left out.
     public var urlRequest: URLRequest? {
         guard let url else { return nil }
         var request = URLRequest(url: url)
         if method != .get { request.httpMethod = method.rawValue }
         request.allHTTPHeaderFields = headerFields.joinedByName()
-        switch body {
-        case .none: break
-        case .data(let data): request.httpBody = data
-        case .file(let url): request.httpBodyStream = InputStream(url: url)
-        case .multipart(let form): request.httpBody = try? form.encodedData()
-        case .stream: break
+        if let data = body.data, !data.isEmpty {
+            request.httpBody = data
+        } else if let file = body.fileURL {
+            request.httpBodyStream = InputStream(url: file)
         }
         return request
     }

@@ -66,53 +66,17 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         box = HeadBox(head)
     }
 
+    /// The one body type, for requests as for responses.
+    public typealias Body = HTTPBody
+
     /// The header fields.
     public var headerFields: HTTPFields
-    /// The body.
+    /// The body; ``HTTPBody/empty`` for none.
     public var body: Body
     /// Whether the transport follows a redirect answered to this request: `false` returns the 3xx itself, `true`
     /// follows it, `nil` (the default) leaves it to the transport's configuration. ``NetworkRequest`` sets it
     /// from its own ``NetworkRequest/followsRedirects``.
     public var followsRedirects: Bool?
-    /// Where the transport reports bytes sent and received, for a call made through a progress-reporting API of
-    /// the client (``NetworkCall/progress``); `nil` otherwise. Behaviors pass it along; it is not part of `==`.
-    public var transferProgress: TransferProgressReporter? {
-        get { attachments?.transferProgress }
-        set { attach(progress: newValue, call: callMeasurement, attempt: attemptMeasurement) }
-    }
-    /// The call's measurement, when a ``MetricsBehavior`` is in the chain; not part of `==`.
-    package var callMeasurement: CallMeasurement? {
-        get { attachments?.callMeasurement }
-        set { attach(progress: transferProgress, call: newValue, attempt: attemptMeasurement) }
-    }
-    /// The attempt's measurement, set by the client for the transport to write to; not part of `==`.
-    package var attemptMeasurement: AttemptMeasurement? {
-        get { attachments?.attemptMeasurement }
-        set { attach(progress: transferProgress, call: callMeasurement, attempt: newValue) }
-    }
-
-    /// What the client attaches for the transport beside the HTTP parts, rarely set: one reference for all of them,
-    /// so a request without any stays small and cheap to copy.
-    private final class Attachments: Sendable {
-        let transferProgress: TransferProgressReporter?
-        let callMeasurement: CallMeasurement?
-        let attemptMeasurement: AttemptMeasurement?
-
-        init(_ progress: TransferProgressReporter?, _ call: CallMeasurement?, _ attempt: AttemptMeasurement?) {
-            transferProgress = progress
-            callMeasurement = call
-            attemptMeasurement = attempt
-        }
-    }
-
-    private var attachments: Attachments?
-
-    private mutating func attach(
-        progress: TransferProgressReporter?, call: CallMeasurement?, attempt: AttemptMeasurement?
-    ) {
-        attachments = progress == nil && call == nil && attempt == nil ? nil : Attachments(progress, call, attempt)
-    }
-
     /// Creates a request from its parts.
     ///
     /// - Parameters:
@@ -124,7 +88,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     ///   - body: The body.
     public init(
         method: HTTPMethod = .get, scheme: String, authority: String, path: String,
-        headerFields: HTTPFields = HTTPFields(), body: Body = .none
+        headerFields: HTTPFields = HTTPFields(), body: Body = .empty
     ) {
         box = HeadBox(Head(method: .get, scheme: "https", authority: "", path: "/"))
         self.headerFields = headerFields
@@ -140,7 +104,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         method: HTTPMethod, trustedScheme: String, trustedAuthority: String, path: String, headerFields: HTTPFields
     ) {
         self.headerFields = headerFields
-        self.body = .none
+        self.body = .empty
         if (method == .get || HTTPToken.isToken(method.rawValue)) && RequestTarget.problem(inPath: path) == nil {
             box = HeadBox(Head(method: method, scheme: trustedScheme, authority: trustedAuthority, path: path))
             return
@@ -159,7 +123,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     ///   - url: The target.
     ///   - headerFields: The header fields.
     ///   - body: The body.
-    public init(method: HTTPMethod = .get, url: URL, headerFields: HTTPFields = HTTPFields(), body: Body = .none) {
+    public init(method: HTTPMethod = .get, url: URL, headerFields: HTTPFields = HTTPFields(), body: Body = .empty) {
         self.init(
             method: method, scheme: "https", authority: "invalid", path: "/", headerFields: headerFields, body: body)
         self.url = url

@@ -2,32 +2,12 @@ import Foundation
 
 /// The head of an HTTP response: status, header fields, and the URL that answered (after redirects).
 ///
-/// The body travels beside it through the chain as a ``Body``.
+/// The body travels beside it through the chain as an ``HTTPBody``.
 public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
-    /// A response body as it comes back through the behavior chain.
-    public enum Body: Sendable, Hashable {
-        /// The whole body, in memory (what `send` and `response(for:)` receive).
-        case data(Data)
-        /// A body still arriving (``NetworkClient/stream(_:behavior:)`` and downloads). A behavior must not read
-        /// it: the caller does. To act when it ends, use ``ResponseBodyStream/onTermination(_:)``.
-        case stream(ResponseBodyStream)
-
-        /// The bytes of an in-memory body; `nil` for a stream.
-        public var data: Data? {
-            switch self {
-            case .data(let data): data
-            case .stream: nil
-            }
-        }
-
-        /// The number of bytes, when known (`nil` for a stream).
-        public var count: Int? {
-            switch self {
-            case .data(let data): data.count
-            case .stream: nil
-            }
-        }
-    }
+    /// The one body type, for responses as for requests: bytes in memory (what `send` and `response(for:)`
+    /// receive), or a body still arriving (``NetworkClient/stream(_:behavior:)`` and downloads), which a behavior must
+    /// not read: the caller does. To act when it ends, use ``HTTPBody/onTermination(_:)``.
+    public typealias Body = HTTPBody
 
     /// The status.
     public var status: Status

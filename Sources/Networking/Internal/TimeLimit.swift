@@ -1,54 +1,54 @@
-/// Runs `operation` under a time limit on `clock`; if the limit passes first, cancels the operation and throws
-/// `onTimeout()` once it has returned. A nil limit runs the operation directly.
+/// Runs `operation` under a time limit on `clock`, the package's one time-limit mechanism: a timer of the clock
+/// (``NetworkClock/schedule(after:_:)``) and a task for the operation. A nil limit runs the operation directly.
 ///
-/// Cancellation of the calling task is reported as `CancellationError`, never as a timeout. The operation must
-/// answer cancellation promptly (every transport must), as the timer's error is thrown once it has.
+/// The timer and the operation race for one outcome, claimed once: if the timer claims it first, it cancels the
+/// operation and the call throws `onTimeout()`; a value the operation still produced is handed to `discard` (a
+/// response body to close), never returned. If the operation claims it first, the timer does nothing: an operation
+/// that finished is never cancelled by a late timer, so what it returned (a body still arriving, say) stays alive.
+/// The calling task's cancellation is reported as `CancellationError`, never as a timeout. The operation must answer
+/// cancellation promptly, as every transport must.
 ///
-/// On ``SystemClock`` the limit is an entry of `scheduler` (the process's one timer, ``DeadlineScheduler/shared``),
-/// removed when the call ends, and the operation runs in a task of its own that the timer cancels: the calling
-/// task's cancellation is sticky, so it must not be the one cancelled. On any other clock (a test clock in virtual
-/// time) the operation races `clock.sleep(for:)` in a task group.
+/// The operation runs in a task of its own because cancellation is sticky: the timer must be able to end it and
+/// leave the calling task, which may retry, uncancelled.
 package func withTimeLimit<T: Sendable>(
     _ limit: Duration?,
     clock: any NetworkClock,
-    scheduler: DeadlineScheduler = .shared,
     onTimeout: @escaping @Sendable () -> any Error,
+    discard: (@Sendable (T) -> Void)? = nil,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     guard let limit else { return try await operation() }
-    if clock is SystemClock {
-        return try await withScheduledLimit(limit, scheduler: scheduler, onTimeout: onTimeout, operation)
-    }
-    return try await withRacingSleep(limit, clock: clock, onTimeout: onTimeout, operation)
-}
-
-/// The real-clock path of ``withTimeLimit(_:clock:scheduler:onTimeout:_:)``: one entry in `scheduler`, one task.
-private func withScheduledLimit<T: Sendable>(
-    _ limit: Duration,
-    scheduler: DeadlineScheduler,
-    onTimeout: @escaping @Sendable () -> any Error,
-    _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    // A cancelled caller can only end in cancellation, never in a timeout: the operation sees the cancellation
-    // in this task as it would in a child, and no timer is needed.
+    // A cancelled caller can only end in cancellation, never in a timeout: no timer needed.
     if Task.isCancelled { return try await operation() }
-    let deadline = ContinuousClock.now.advanced(by: limit.clampedForTimers)
+    let race = TimeLimitRace()
     let child = startTask(operation)
-    let entry = scheduler.add(deadline: deadline) { child.cancel() }
+    let timer = clock.schedule(after: limit.clampedForTimers) {
+        if race.claim(byTimer: true) { child.cancel() }
+    }
     let result = await withTaskCancellationHandler {
         await child.result
     } onCancel: {
         child.cancel()
     }
-    // The entry is gone only if the timer took it: the limit passed before this call saw the outcome. An
-    // operation that had already produced a value keeps it (a request the server carried out is not a timeout);
-    // anything else, a cancellation by the timer above all, is the timeout.
-    guard scheduler.remove(entry) else {
-        try Task.checkCancellation()
-        if case .success(let value) = result { return value }
-        throw onTimeout()
+    timer.cancel()
+    if race.claim(byTimer: false) { return try result.get() }
+    if case .success(let value) = result { discard?(value) }
+    try Task.checkCancellation()
+    throw onTimeout()
+}
+
+/// Who ended a time-limited operation: the first to claim wins, once.
+private final class TimeLimitRace: Sendable {
+    private let claimed = LockedBox<Bool?>(nil)
+
+    /// Claims the outcome; returns whether this claimer won. The timer wins with `byTimer`, the operation without.
+    func claim(byTimer: Bool) -> Bool {
+        claimed.withLock { winner in
+            guard winner == nil else { return winner == byTimer }
+            winner = byTimer
+            return true
+        }
     }
-    return try result.get()
 }
 
 /// Starts `operation` in a task that can be cancelled on its own; where the runtime offers `Task.immediate`
@@ -64,32 +64,3 @@ private func startTask<T: Sendable>(
     #endif
     return Task { try await operation() }
 }
-
-/// The path of ``withTimeLimit(_:clock:scheduler:onTimeout:_:)`` for clocks other than ``SystemClock``: the
-/// operation races `clock.sleep(for:)` in a task group, so limits follow the clock's (virtual) time.
-private func withRacingSleep<T: Sendable>(
-    _ limit: Duration,
-    clock: any NetworkClock,
-    onTimeout: @escaping @Sendable () -> any Error,
-    _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await clock.sleep(for: limit)
-            throw TimeLimitReached()
-        }
-        defer { group.cancelAll() }
-        do {
-            // Both children either return or throw, so `next()` yields at least one result.
-            return try await group.next()!
-        } catch is TimeLimitReached {
-            try Task.checkCancellation()
-            throw onTimeout()
-        }
-    }
-}
-
-/// Thrown by the timer child of ``withTimeLimit(_:clock:scheduler:onTimeout:_:)`` on a clock other than
-/// ``SystemClock``.
-private struct TimeLimitReached: Error {}

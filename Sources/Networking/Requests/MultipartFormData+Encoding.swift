@@ -68,6 +68,24 @@ extension MultipartFormData {
         return nil
     }
 
+    /// The encoded form as a body: part heads and in-memory contents as bytes, file parts read from disk in 1 MiB
+    /// chunks (memory stays flat), produced afresh for every sending with the form's exact length. Its sending is
+    /// refused before any I/O when a part cannot be sent (a missing file, a boundary inside a part).
+    public var body: HTTPBody {
+        let segments = self.segments
+        let form = self
+        let produce: @Sendable () -> HTTPBody.Chunks = {
+            let reader = SegmentReader(segments)
+            return AsyncThrowingStream(unfolding: { try reader.next() })
+        }
+        return HTTPBody(length: contentLength, problem: { form.problem }, restart: produce)
+    }
+
+    /// Whether the form has a file part (a form without one is sent from memory).
+    var hasFiles: Bool {
+        parts.contains { if case .file = $0.content { true } else { false } }
+    }
+
     /// The whole body in memory (files read now); for tests and small forms.
     package func encodedData() throws -> Data {
         var body = Data()
@@ -92,5 +110,60 @@ extension MultipartFormData {
             }
         }
         return escaped
+    }
+}
+
+/// Reads a form's segments in order, one chunk per pull: what keeps a multipart body in flat memory however fast
+/// or slow the transport takes it.
+private final class SegmentReader: Sendable {
+    private struct State {
+        var index = 0
+        var file: FileHandle?
+    }
+
+    private let segments: [MultipartFormData.Segment]
+    private let state = LockedBox(State())
+
+    init(_ segments: [MultipartFormData.Segment]) {
+        self.segments = segments
+    }
+
+    /// The next chunk, or `nil` at the end.
+    func next() throws -> Data? {
+        try state.withLock { state in
+            while state.index < segments.count {
+                if let file = state.file {
+                    if let chunk = try file.read(upToCount: 1 << 20), !chunk.isEmpty { return chunk }
+                    try? file.close()
+                    state.file = nil
+                    state.index += 1
+                    continue
+                }
+                switch segments[state.index] {
+                case .data(let data):
+                    state.index += 1
+                    if !data.isEmpty { return data }
+                case .file(let url):
+                    state.file = try FileHandle(forReadingFrom: url)
+                }
+            }
+            return nil
+        }
+    }
+
+    deinit { try? state.withLock { try $0.file?.close() } }
+}
+
+extension RequestBody {
+    /// A `multipart/form-data` form (``MultipartFormData``): file parts streamed from disk, an exact
+    /// `Content-Length`, `Content-Type` with the form's boundary. A form without file parts is sent from memory.
+    ///
+    /// - Parameter form: The form.
+    /// - Returns: The body.
+    public static func multipart(_ form: MultipartFormData) -> RequestBody {
+        if !form.hasFiles, form.problem == nil, let data = try? form.encodedData() {
+            return .data(data, contentType: form.contentType)
+        }
+        return .stream(form.body, contentType: form.contentType)
     }
 }

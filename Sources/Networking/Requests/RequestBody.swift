@@ -2,8 +2,10 @@ import Foundation
 
 /// The body of a ``NetworkRequest``.
 ///
-/// Every body but a one-time stream can be replayed by a retry or a 307/308 redirect: in-memory bodies are sent
-/// again, a file is read again from the start, a restartable stream is produced again. The client sets `Content-Type` from the body unless the request names one itself.
+/// Every body but a one-time producer can be replayed by a retry or a 307/308 redirect: bytes are sent again, a
+/// file is read again from the start, a restartable producer produces again. The client sets `Content-Type` from
+/// the body unless the request names one itself. A multipart form is a body too: `.multipart(form)`, from the
+/// transfers module.
 public enum RequestBody: Sendable {
     /// Raw bytes, sent as they are, with an optional `Content-Type`.
     case data(Data, contentType: String? = nil)
@@ -15,12 +17,10 @@ public enum RequestBody: Sendable {
     /// `Content-Length`; `Content-Type` is `contentType`, or `application/octet-stream` when `nil`. A missing or
     /// unreadable file fails before any I/O with `NetworkError` of kind `invalidRequest` naming the path.
     case file(URL, contentType: String? = nil)
-    /// A `multipart/form-data` form (``MultipartFormData``): file parts streamed from disk, an exact
-    /// `Content-Length`, `Content-Type` with the form's boundary.
-    case multipart(MultipartFormData)
-    /// Bytes produced by an async sequence (``BodyStream``); `Content-Type` is `contentType`, or
-    /// `application/octet-stream` when `nil`. Retried only when the stream is restartable.
-    case stream(BodyStream, contentType: String? = nil)
+    /// Any ``HTTPBody``: a producer of chunks (restartable or one-time), or one a module makes, such as a multipart
+    /// form; `Content-Type` is `contentType`, or `application/octet-stream` when `nil`. Retried only when the body
+    /// is replayable.
+    case stream(HTTPBody, contentType: String? = nil)
 
     /// The `Content-Type` this body implies, if any.
     var defaultContentType: String? {
@@ -28,38 +28,36 @@ public enum RequestBody: Sendable {
         case .data(_, let contentType): contentType
         case .json: "application/json"
         case .form: "application/x-www-form-urlencoded; charset=utf-8"
-        case .file(_, let contentType): contentType ?? "application/octet-stream"
-        case .multipart(let form): form.contentType
-        case .stream(_, let contentType): contentType ?? "application/octet-stream"
+        case .file(_, let contentType), .stream(_, let contentType): contentType ?? "application/octet-stream"
         }
     }
 
     /// The body as the transport sends it.
-    func httpBody(with encoder: JSONEncoder) throws -> HTTPRequest.Body {
-        if case .file(let url, _) = self { return .file(url) }
-        if case .multipart(let form) = self { return .multipart(form) }
-        if case .stream(let stream, _) = self { return .stream(stream) }
-        return .data(try encoded(with: encoder))
-    }
-
-    /// The bytes to send.
-    func encoded(with encoder: JSONEncoder) throws -> Data {
+    func httpBody(with encoder: JSONEncoder) throws -> HTTPBody {
         switch self {
         case .data(let data, _):
-            return data
+            return .data(data)
         case .json(let value):
-            return try encoder.encode(value)
+            return .data(try encoder.encode(value))
         case .form(let fields):
             let pairs = fields.map { field in
                 FormEncoding.escape(field.name) + "=" + FormEncoding.escape(field.value ?? "")
             }
-            return Data(pairs.joined(separator: "&").utf8)
+            return .data(Data(pairs.joined(separator: "&").utf8))
         case .file(let url, _):
-            return try Data(contentsOf: url)
-        case .multipart(let form):
-            return try form.encodedData()
-        case .stream:
-            return Data()
+            return .file(url)
+        case .stream(let body, _):
+            return body
+        }
+    }
+
+    /// The number of bytes, when known before sending.
+    var length: Int64? {
+        switch self {
+        case .data(let data, _): Int64(data.count)
+        case .file(let url, _): BodyFile.size(url)
+        case .stream(let body, _): body.length
+        case .json, .form: nil
         }
     }
 }

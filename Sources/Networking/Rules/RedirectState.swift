@@ -1,7 +1,7 @@
 import Foundation
 
 /// The redirect rules of one call, as a value: which 3xx answers are followed, with what method, body and headers,
-/// and which are refused. The transport only applies its decisions; every rule is tested here as a table.
+/// and which are refused. The client applies its decisions, hop by hop; every rule is tested here as a table.
 ///
 /// Rules, in the order they are checked:
 /// 1. Only 301, 302, 303, 307 and 308 are followed. Other 3xx answers (300, 304, 305, 306), and a redirect whose
@@ -62,7 +62,7 @@ package struct RedirectState: Sendable {
     /// Whether a hop has left the original origin: from then on, credentials stay off.
     package private(set) var leftOrigin = false
     /// Whether the first request's body can be sent again; a redirect that keeps a body that cannot (a one-time
-    /// ``BodyStream``) is refused.
+    /// ``HTTPBody``) is refused.
     package let bodyIsReplayable: Bool
 
     /// Starts the rules for a call whose first request is `request`.
@@ -109,14 +109,14 @@ package struct RedirectState: Sendable {
         }
         if (status == 303 && current.method != .head) || ([301, 302].contains(status) && current.method == .post) {
             next.method = .get
-            next.body = .none
+            next.body = .empty
             next.headerFields.removeAll { Self.bodyHeaderNames.contains($0.name.canonicalName) }
         }
         if !bodyIsReplayable && !next.body.isEmpty {
             return .refuse(
                 .redirectRefused,
-                "a \(status) redirect would send the one-time stream body again; make the BodyStream restartable"
-                    + " (init(length:restart:)) to follow it")
+                "a \(status) redirect would send the one-time body again; make it restartable"
+                    + " (HTTPBody(length:restart:)) to follow it")
         }
         if Origin(target) != origin { leftOrigin = true }
         if leftOrigin {

@@ -10,20 +10,20 @@ public struct StreamedResponse: AsyncSequence, Sendable {
     /// The response head.
     public let response: HTTPResponse
     /// The body, read once.
-    public let body: ResponseBodyStream
+    public let body: HTTPBody
 
     /// Creates a streamed response.
     ///
     /// - Parameters:
     ///   - response: The head.
     ///   - body: The body stream.
-    public init(response: HTTPResponse, body: ResponseBodyStream) {
+    public init(response: HTTPResponse, body: HTTPBody) {
         self.response = response
         self.body = body
     }
 
     /// Reads the body.
-    public func makeAsyncIterator() -> ResponseBodyStream.Iterator {
+    public func makeAsyncIterator() -> HTTPBody.Iterator {
         body.makeAsyncIterator()
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
 /// The source of time for everything in the package that waits or measures: per-attempt timeouts, call deadlines,
-/// retry back-off, log durations, `Retry-After` dates.
+/// the idle limit of a streamed body, retry back-off, log durations, `Retry-After` dates.
 ///
-/// Inject a test clock (`NetworkingTesting.TestClock`) to run those in virtual time: no test ever sleeps.
+/// The client's clock (``NetworkClient/Configuration/clock``) reaches every behavior that waits or measures, unless
+/// a behavior is given a clock of its own. Inject a test clock (`NetworkingTesting.TestClock`) to run all of it in
+/// virtual time, through the same code as the real clock: no test ever sleeps.
 public protocol NetworkClock: Sendable {
     /// A monotonic reading, as a duration since an arbitrary fixed origin. Only differences are meaningful.
     func now() -> Duration
@@ -11,6 +13,37 @@ public protocol NetworkClock: Sendable {
     func date() -> Date
     /// Suspends for `duration`, throwing `CancellationError` as soon as the calling task is cancelled.
     func sleep(for duration: Duration) async throws
+    /// Runs `action` once `delay` has passed on this clock, unless the returned timer is cancelled first. The
+    /// action runs on no particular thread and must be quick. The default implementation sleeps in a task of its own.
+    ///
+    /// - Parameters:
+    ///   - delay: How long from now; zero or less runs the action as soon as possible.
+    ///   - action: What to run.
+    /// - Returns: The timer, to cancel it.
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ClockTimer
+}
+
+extension NetworkClock {
+    /// Sleeps in a task of its own, then runs `action` unless the timer was cancelled.
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
+        let pending = LockedBox(true)
+        let task = Task {
+            try? await sleep(for: delay)
+            let due = pending.withLock { state in
+                defer { state = false }
+                return state
+            }
+            if due { action() }
+        }
+        return ClockTimer {
+            let cancelled = pending.withLock { state in
+                defer { state = false }
+                return state
+            }
+            if cancelled { task.cancel() }
+            return cancelled
+        }
+    }
 }
 
 /// The real clock: `ContinuousClock` for readings and sleeps, `Date()` for dates.
@@ -37,6 +70,14 @@ public struct SystemClock: NetworkClock {
             return
         }
         try await Task.sleep(for: duration)
+    }
+
+    /// An entry of the process's one timer, a heap of deadlines under one dispatch timer: no task, no thread per
+    /// timer.
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
+        let scheduler = DeadlineScheduler.shared
+        let id = scheduler.add(deadline: ContinuousClock.now.advanced(by: delay.clampedForTimers), action: action)
+        return ClockTimer { scheduler.remove(id) }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Collects a ``BodyStream`` in a temporary file, so that a transport can send it from disk with an exact length.
+/// Collects a produced ``HTTPBody`` in a temporary file, so that a transport can send it from disk with an exact length.
 enum StreamSpool {
     /// Why a stream could not be collected.
     struct Failure: Error, CustomStringConvertible {
@@ -8,12 +8,10 @@ enum StreamSpool {
     }
 
     /// Writes the stream's chunks to a new temporary file and returns its URL; the caller removes it.
-    /// - Throws: ``Failure`` when a one-time stream was already taken or the byte count differs from the announced
-    ///   length; the sequence's own error; a file system error.
-    static func write(_ stream: BodyStream) async throws -> URL {
-        guard let chunks = stream.takeChunks() else {
-            throw Failure(description: "the body stream was consumed by an earlier sending and cannot be restarted")
-        }
+    /// - Throws: ``Failure`` when the byte count differs from the announced length; ``HTTPBody/ConsumedError`` when
+    ///   a one-time body was already taken; the producer's own error; a file system error.
+    static func write(_ stream: HTTPBody) async throws -> URL {
+        let chunks = stream
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("networking-stream-\(UUID().uuidString).tmp")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {

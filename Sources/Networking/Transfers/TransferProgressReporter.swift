@@ -2,9 +2,8 @@ import Foundation
 
 /// Where a transport reports the bytes of one call as they move; the caller reads them as ``updates``.
 ///
-/// The client makes one for each call of a progress-reporting API and puts it on the request
-/// (``HTTPRequest/transferProgress``); a transport that can count bytes calls ``report(completedBytes:expectedBytes:)``
-/// and may ignore it otherwise. The reporter keeps the sequence a caller sees monotonic: a value below one already
+/// The client makes one for each call of a progress-reporting API and feeds it what the transport reports through
+/// ``TransferObservation`` (a transport that cannot count bytes reports nothing; the last value is then the total). The reporter keeps the sequence a caller sees monotonic: a value below one already
 /// reported (a retry starting again from zero) is dropped, and ``finish(totalBytes:)`` ends it at the total.
 public final class TransferProgressReporter: Sendable {
     private struct State {

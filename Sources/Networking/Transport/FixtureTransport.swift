@@ -97,10 +97,14 @@ public final class FixtureTransport: HTTPTransport {
 
     /// Answers `request` from the manifest and the fixture files.
     ///
+    /// A JSON fixture, an inline body and a file under ``streamingThreshold`` are answered from memory, with an
+    /// `ETag` and `304` for a matching `If-None-Match`; a larger file is streamed in 64 KiB chunks read as the reader
+    /// asks for them.
+    ///
     /// - Parameter request: The request to answer.
     /// - Returns: The fixture's body and a response head.
     /// - Throws: ``FixtureError`` when no valid fixture answers the request; `CancellationError` when cancelled.
-    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         try Task.checkCancellation()
         let method = request.method.rawValue.uppercased()
         let segments = try relativeSegments(of: request.pathWithoutQuery, method: method)
@@ -109,15 +113,22 @@ public final class FixtureTransport: HTTPTransport {
 
         let spec = try nextSpec(method: method, segments: segments, query: query, requestName: name)
         let conventional = Self.fileName(method: method, segments: segments)
-        let (body, file) = try body(for: spec, conventional: conventional, requestName: name)
+        let (inMemory, file) = try body(for: spec, conventional: conventional, requestName: name, reading: false)
         if let delay = spec.delay { try await clock.sleep(for: delay) }
 
         var headers = HTTPFields(spec.headers)
-        if file.hasSuffix(".json") || spec.body != nil, !headers.contains(.contentType) {
-            headers[.contentType] = "application/json"
-        }
+        let json = file.hasSuffix(".json") || spec.body != nil
+        if json, !headers.contains(.contentType) { headers[.contentType] = "application/json" }
         headers["X-Fixture-File"] = file
-        return Self.answer(request, status: spec.status, headers: headers, body: body)
+        let url = directory.appendingPathComponent(file)
+        let fromFile = !json && FileManager.default.fileExists(atPath: url.path)
+        if fromFile, let size = HTTPBody.file(url).length, size >= Self.streamingThreshold {
+            let head = HTTPResponse(status: .init(code: spec.status), headerFields: headers, url: request.url)
+            return try streamed(url, head: head, size: size, requestName: name, file: file)
+        }
+        let body = fromFile ? try readFile(url, requestName: name, file: file) : inMemory
+        let (head, data) = Self.answer(request, status: spec.status, headers: headers, body: body)
+        return (head, .data(data))
     }
 
     /// Reads the manifest and every file it names, throwing the first problem: call it at start-up or in a test

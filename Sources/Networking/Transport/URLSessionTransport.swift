@@ -4,40 +4,26 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default ``HTTPTransport``: one long-lived `URLSession` per transport, with the holes of Linux's
+/// The ``HTTPTransport`` on Foundation's URL loading: the default on Apple platforms, and the fallback on Linux
+/// where the libcurl transport cannot load. One long-lived `URLSession` per transport, with the holes of Linux's
 /// FoundationNetworking closed.
 ///
+/// - **One hop, returned at the head.** The body follows as an ``HTTPBody`` fed as data arrives; redirects are
+///   declined and come back as responses, which the client follows under its own rules (see
+///   ``NetworkClient/Configuration/followsRedirects``). The client keeps every time limit and the body size limit.
 /// - **Cancellation** is bridged through the data task itself: a cancelled call resumes at once with
 ///   `CancellationError`, and the task is cancelled from another queue, avoiding the `data(for:)` cancellation
-///   deadlock of swift-corelibs-foundation (#5412).
-/// - **Redirects** are followed by the transport itself, hop by hop, under RFC 9110's rules: bounded
-///   (``Configuration/maximumRedirects``); a redirect to a scheme other than http(s), or from https to http, is
-///   refused; only a `POST` becomes a `GET` on 301 and 302 (every method but `HEAD` on 303), and then loses its
-///   body and the headers describing it; every other method keeps its method and body. `Authorization`, `Cookie`,
-///   `Proxy-Authorization` and every field marked sensitive (by the credential behaviors, by
-///   `headerFields[sensitive:]`, or through the client's `sensitiveHeaderNames`) are removed once a redirect
-///   leaves the original origin (scheme, host or port). Linux's Foundation forwards credentials across origins and drops
-///   the body of every redirected request; neither happens here.
-/// - **Body size** is limited (``Configuration/maximumResponseBodySize``): a larger `Content-Length` fails before
-///   the body is read, and a body that grows past the limit fails as soon as it does. Answers that have no body
-///   (to `HEAD`, and 204 and 304) are never refused for the length they announce.
+///   deadlock of swift-corelibs-foundation (#5412). A body cancelled by its reader cancels the task.
 /// - **Cookies and caching** are off: no cookie store, no URL cache, so a request sends what was asked.
-/// - **Timeouts**: ``NetworkClient`` enforces sub-second attempt limits and whole-call deadlines itself, since
-///   libcurl truncates sub-second timeouts and ignores resource timeouts.
 /// - **Trust** is the system's unless ``Configuration/serverTrust`` says otherwise (own authorities and key pins on
-///   Apple platforms; Linux can only use the system store, see ``ServerTrust``).
+///   Apple platforms; Linux can only use the system store, see ``ServerTrust``: use the libcurl transport there).
+/// - **Linux limits** (FoundationNetworking): backpressure is soft for streams (see `URLSessionTransport+Streaming`),
+///   repeated response fields arrive joined with commas, Foundation adds `Accept: */*` and
+///   `Accept-Encoding` when a request has none and decodes gzip and deflate itself, the body of a 3xx that is not
+///   followed is lost, and a produced request body is collected in a temporary file before it is sent.
 public final class URLSessionTransport: HTTPTransport {
-    /// Limits and settings of a ``URLSessionTransport``.
+    /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
-        /// The largest body accepted, in bytes. Default: 32 MiB, far above API payloads, far below memory trouble.
-        public var maximumResponseBodySize: Int
-        /// The most redirects followed in one request. Default: 10 (OkHttp and URLSession allow 20, AHC 5).
-        public var maximumRedirects: Int
-        /// Whether redirects are followed. Default: `true`. With `false` every 3xx comes back as the response
-        /// (Alamofire's `Redirector(.doNotFollow)`): the client then reports it as `unacceptableStatus` with its
-        /// `Location` header, unless the request accepts that status. A request can choose for itself with
-        /// ``HTTPRequest/followsRedirects`` (``NetworkRequest/followsRedirects``).
-        public var followsRedirects: Bool
         /// The most simultaneous connections to one host. Default: 6, URLSession's own default.
         public var maximumConnectionsPerHost: Int
         /// Whether requests with a non-idempotent method (`POST`, `PATCH`, ...) may reuse a pooled connection.
@@ -64,51 +50,41 @@ public final class URLSessionTransport: HTTPTransport {
         /// pins on Apple platforms (see ``ServerTrust``, and what Linux cannot do).
         public var serverTrust: ServerTrust
 
-        /// The default body limit: 32 MiB.
-        package static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
-        /// The default redirect limit: 10.
-        package static let defaultMaximumRedirects = 10
-
         /// Creates a configuration.
         ///
         /// - Parameters:
-        ///   - maximumResponseBodySize: The largest body accepted, in bytes.
-        ///   - maximumRedirects: The most redirects followed; 0 refuses every redirect.
         ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
         ///   - reusesConnectionsForNonIdempotentRequests: Whether `POST`-like requests may use pooled connections.
         ///   - serverTrust: Which servers are trusted.
-        ///   - followsRedirects: Whether redirects are followed.
         public init(
-            maximumResponseBodySize: Int = 32 * 1024 * 1024,
-            maximumRedirects: Int = 10,
             maximumConnectionsPerHost: Int = 6,
             reusesConnectionsForNonIdempotentRequests: Bool = defaultReusesConnectionsForNonIdempotentRequests,
-            serverTrust: ServerTrust = .system,
-            followsRedirects: Bool = true
+            serverTrust: ServerTrust = .system
         ) {
-            self.maximumResponseBodySize = maximumResponseBodySize
-            self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.reusesConnectionsForNonIdempotentRequests = reusesConnectionsForNonIdempotentRequests
             self.serverTrust = serverTrust
-            self.followsRedirects = followsRedirects
         }
     }
 
     /// The transport used by clients that name none.
     public static let shared = URLSessionTransport()
 
-    /// The limits this transport enforces.
+    /// The settings this transport was made with.
     public let configuration: Configuration
     private let session: URLSession
     /// Carries non-idempotent requests, each on a connection of its own (see ``Configuration``).
     private let freshConnectionSession: URLSession
     let calls: URLSessionTransportDelegate
 
+    /// The time limit given to Foundation: a day. The client keeps every real limit (libcurl truncates sub-second
+    /// timeouts and resets its timer on every byte), and a reader may hold a suspended task for long.
+    static let foundationTimeout: TimeInterval = 86_400
+
     /// Creates a transport with its own `URLSession`. Create one and keep it: sessions are costly to tear down
     /// on Linux, so a transport should live as long as the app.
     ///
-    /// - Parameter configuration: Limits and settings.
+    /// - Parameter configuration: Settings.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral
@@ -117,9 +93,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
-        let delegate = URLSessionTransportDelegate(
-            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
-            serverTrust: configuration.serverTrust, followsRedirects: configuration.followsRedirects)
+        let delegate = URLSessionTransportDelegate(serverTrust: configuration.serverTrust)
         #if canImport(FoundationNetworking)
             let queue: OperationQueue = URLSessionTransportDelegateQueue()
         #else
@@ -138,34 +112,15 @@ public final class URLSessionTransport: HTTPTransport {
         freshConnectionSession.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` on this transport's session. The conversion to Foundation's request happens here, once per
-    /// hop: header names go out as written, repeated fields joined into one.
+    /// Sends `request` on this transport's session and returns at the head, the body following. The conversion to
+    /// Foundation's request happens here: header names go out as written, repeated fields joined into one.
     ///
     /// - Parameter request: The request to send.
-    /// - Returns: The response head and body, for any status code.
+    /// - Returns: The response head and its body, for any status code.
     /// - Throws: `CancellationError` when the calling task is cancelled; ``TransportError`` otherwise.
-    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
-        try await send(request, limit: nil)
-    }
-
-    /// Sends `request`, ending it with ``TimeLimitExceeded`` when `timeLimit` passes first.
-    package func send(_ request: HTTPRequest, timeLimit: Duration) async throws -> (HTTPResponse, Data) {
-        try await send(request, limit: timeLimit.clampedForTimers)
-    }
-
-    /// The timeout handed to Foundation for a call limited to `limit`. libcurl truncates sub-second timeouts (0.3 s
-    /// becomes 1 ms) and resets its timer on every byte: it gets the limit rounded up to whole seconds plus one, so
-    /// the transport's own timer always fires first. Without a limit, Foundation's default of 60 seconds.
-    package static func foundationTimeout(for limit: Duration?) -> TimeInterval {
-        limit.map { $0.seconds.rounded(.up) + 1 } ?? 60
-    }
-
-    /// Sends `original`; with a `stream`, the head returns as soon as it arrives and the body goes into the stream.
-    func send(
-        _ original: HTTPRequest, limit: Duration?, stream: StreamFeed? = nil,
-        registered: (UInt64) -> Void = { _ in }
-    ) async throws -> (HTTPResponse, Data) {
-        if let reason = original.invalidReason {
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+        let original = request
+        if let reason = original.invalidReason ?? original.body.problem {
             // A caller using the transport without a client: a refused write is never sent without its field.
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
         }
@@ -173,11 +128,8 @@ public final class URLSessionTransport: HTTPTransport {
             throw TransportError(
                 .secureConnectionFailed,
                 "this platform's networking cannot apply a ServerTrust other than .system (own authorities or pins);"
-                    + " nothing was sent. On Linux, add the authority to the system store instead",
+                    + " nothing was sent. On Linux, use the libcurl transport or add the authority to the system store",
                 secureConnectionFailure: .certificate)
-        }
-        if let problem = URLSessionTransportDelegate.bodyProblem(in: original) {
-            throw TransportError(.other, "\(problem); nothing was sent")
         }
         let request: HTTPRequest
         let spooled: URL?
@@ -188,53 +140,50 @@ public final class URLSessionTransport: HTTPTransport {
         } catch {
             throw TransportError(.other, "the request body could not be prepared: \(error); nothing was sent")
         }
-        defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
-        let timeoutInterval = stream == nil ? Self.foundationTimeout(for: limit) : Self.streamFoundationTimeout
-        guard
-            let urlRequest = URLSessionTransportDelegate.urlRequest(
-                for: request, timeoutInterval: timeoutInterval, closesConnection: freshConnection)
+        guard let urlRequest = URLSessionTransportDelegate.urlRequest(for: request, closesConnection: freshConnection)
         else {
+            if let spooled { try? FileManager.default.removeItem(at: spooled) }
             throw TransportError(.other, "the request's target cannot form a URL")
         }
-        let deadline = limit.map { DispatchTime.now(plus: $0) }
         let session = freshConnection ? freshConnectionSession : self.session
         let calls = self.calls
-        let call = calls.register(
-            request, timeoutInterval: timeoutInterval, closesConnection: freshConnection, deadline: deadline,
-            stream: stream, bodyIsReplayable: original.body.isReplayable)
-        registered(call)
-        let (data, response) = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard calls.attach(continuation, to: call) else { return }
-                // On Linux, creating and resuming a task `sync`s onto the session's work queue and can block for
-                // hundreds of milliseconds under load; doing that on Swift's cooperative threads would stall them (and
-                // with them every timer), so it happens on the transport's own queue: through `sync` on this thread
-                // when the call is alone and the queue idle (no thread hop), `async` otherwise. Either way the
-                // serial queue keeps a cancel from overtaking the resume.
-                // The block holds the transport, so its session cannot be invalidated by `deinit` before it runs.
-                let start: @Sendable () -> Void = { [self] in
-                    withExtendedLifetime(self) {
-                        guard calls.isPending(call) else { return }
-                        let task = URLSessionTransportDelegate.makeTask(for: request, urlRequest, on: session)
-                        if calls.bind(task, to: call) {
-                            task.resume()
-                        } else {
-                            task.cancel()
+        let call = calls.register(method: request.method, observer: TransferObservation.attempt)
+        let head: (HTTPResponse, HTTPBody)
+        do {
+            head = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    guard calls.attach(continuation, to: call) else { return }
+                    // On Linux, creating and resuming a task `sync`s onto the session's work queue and can block for
+                    // hundreds of milliseconds under load; doing that on Swift's cooperative threads would stall them (and
+                    // with them every timer), so it happens on the transport's own queue: through `sync` on this thread
+                    // when the call is alone and the queue idle (no thread hop), `async` otherwise. Either way the
+                    // serial queue keeps a cancel from overtaking the resume.
+                    // The block holds the transport, so its session cannot be invalidated by `deinit` before it runs.
+                    let start: @Sendable () -> Void = { [self] in
+                        withExtendedLifetime(self) {
+                            let task = URLSessionTransportDelegate.makeTask(for: request, urlRequest, on: session)
+                            if calls.bind(task, to: call) {
+                                task.resume()
+                            } else {
+                                task.cancel()
+                            }
                         }
                     }
+                    calls.onQueue(startingAlone: call, start)
                 }
-                calls.onQueue(startingAlone: call, start)
+            } onCancel: {
+                calls.finish(call, failure: CancellationError())
             }
-        } onCancel: {
-            calls.finish(call, with: .failure(CancellationError()))
+        } catch {
+            if let spooled { try? FileManager.default.removeItem(at: spooled) }
+            throw error
         }
-        return (HTTPResponse(response), data)
+        if let spooled { head.1.onTermination { _ in try? FileManager.default.removeItem(at: spooled) } }
+        return head
     }
 }
-
-extension URLSessionTransport: TimeLimitedTransport {}
 
 /// The transport every ``NetworkClient`` uses unless it is given another.
 func makeDefaultTransport() -> any HTTPTransport {

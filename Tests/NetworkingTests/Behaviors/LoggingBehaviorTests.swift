@@ -23,7 +23,7 @@ import Testing
             return BehaviorFakes.response(to: request, body: Data(repeating: 65, count: 1024))
         }
         // Then
-        #expect(body.count == 1024 && response.status.code == 200)
+        #expect(body.data?.count == 1024 && response.status.code == 200)
         let tag = "[Networking \(context.callID.uuidString.prefix(8))]"
         #expect(
             sink.lines == [

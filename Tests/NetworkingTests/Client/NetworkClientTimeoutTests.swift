@@ -7,19 +7,20 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Time limits run on a manual test clock: the transport hangs until cancelled, the test moves time forward.
+/// Time limits run on a manual test clock, through the same timers as on the system clock: the transport hangs
+/// until cancelled, the test moves time forward.
 @Suite struct NetworkClientTimeoutTests {
     /// A transport that never answers; it ends only when cancelled, and counts the cancellations it saw.
     final class HangingTransport: HTTPTransport {
         let cancellations = LockedCounter()
-        func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+        func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
             do {
                 try await Task.sleep(for: .seconds(3600))
             } catch {
                 cancellations.increment()
                 throw error
             }
-            return (HTTPResponse(status: 200), Data())
+            return (HTTPResponse(status: 200), .empty)
         }
     }
 
@@ -28,10 +29,10 @@ import Testing
         let transport = HangingTransport()
         let client = makeClient(transport: transport, clock: clock, timeout: .milliseconds(300), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
-        await clock.waitForSleepers(1)
-        #expect(clock.sleeps == [.milliseconds(300)])
+        await clock.waitForTimers(1)
+        #expect(clock.scheduledDelays == [.milliseconds(300)])
         clock.advance(by: .milliseconds(299))
-        #expect(clock.pendingSleepCount == 1)
+        #expect(clock.pendingTimerCount == 1)
         clock.advance(by: .milliseconds(1))
         let error = try #require(await expectNetworkError { try await call.value })
         #expect(error.kind == .timedOut(.attempt))
@@ -42,8 +43,8 @@ import Testing
         let clock = TestClock(mode: .manual)
         let client = makeClient(transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow", timeout: .milliseconds(50))) }
-        await clock.waitForSleepers(1)
-        #expect(clock.sleeps == [.milliseconds(50)])
+        await clock.waitForTimers(1)
+        #expect(clock.scheduledDelays == [.milliseconds(50)])
         clock.advance(by: .milliseconds(50))
         let error = await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.attempt))
@@ -54,8 +55,8 @@ import Testing
         let client = makeClient(
             transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: .seconds(2))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
-        await clock.waitForSleepers(1)
-        #expect(clock.sleeps == [.seconds(2)])
+        await clock.waitForTimers(1)
+        #expect(clock.scheduledDelays == [.seconds(2)])
         clock.advance(by: .seconds(2))
         let error = await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.call))
@@ -70,13 +71,14 @@ import Testing
         let client = makeClient(
             transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .milliseconds(2400))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
-        await clock.waitForSleepers(1)
+        await clock.waitForTimers(1)
         clock.advance(by: .seconds(1))
         await clock.waitForSleepers(1)
-        #expect(clock.sleeps == [.seconds(1), .milliseconds(500)])
+        #expect(clock.scheduledDelays == [.seconds(1)])
+        #expect(clock.sleeps == [.milliseconds(500)])
         clock.advance(by: .milliseconds(500))
-        await clock.waitForSleepers(1)
-        #expect(clock.sleeps.last == .milliseconds(900))
+        await clock.waitForTimers(1)
+        #expect(clock.scheduledDelays.last == .milliseconds(900))
         clock.advance(by: .milliseconds(900))
         let error = await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.call))
@@ -92,14 +94,7 @@ import Testing
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/busy")) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(transport.requestCount == 1)
-        #expect(clock.sleeps.allSatisfy { $0 <= .seconds(1) }, "only attempt timers, no 10 s back-off: \(clock.sleeps)")
-    }
-
-    @Test(arguments: [
-        (Duration.milliseconds(300), 2.0), (.seconds(1), 2), (.milliseconds(1500), 3), (.seconds(60), 61),
-    ])
-    func foundationsTimeoutIsRoundedUpSoTheLibcurlTimerNeverTruncates(limit: Duration, seconds: Double) {
-        #expect(URLSessionTransport.foundationTimeout(for: limit) == seconds)
+        #expect(clock.sleeps.isEmpty, "no 10 s back-off: \(clock.sleeps)")
     }
 }
 

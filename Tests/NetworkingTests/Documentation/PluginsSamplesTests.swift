@@ -173,10 +173,8 @@ struct StreamTimer: RequestBehavior {
         HTTPResponse, HTTPResponse.Body
     ) {
         let (response, body) = try await next(request)
-        if case .stream(let stream) = body {
-            stream.onTermination { termination in
-                print("\(context.requestName): \(termination.byteCount) bytes")
-            }
+        body.onTermination { termination in
+            print("\(context.requestName): \(termination.byteCount) bytes")
         }
         return (response, body)
     }

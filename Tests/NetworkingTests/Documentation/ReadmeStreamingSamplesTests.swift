@@ -37,7 +37,7 @@ return request
 
 func streamSample() -> NetworkRequest<ReadmeUploadSample.Receipt> {
 typealias Receipt = ReadmeUploadSample.Receipt
-let lines = BodyStream { AsyncThrowingStream { continuation in
+let lines = HTTPBody { AsyncThrowingStream { continuation in
     for line in ["one\n", "two\n"] { continuation.yield(Data(line.utf8)) }
     continuation.finish()
 } }
@@ -100,7 +100,7 @@ return request
     }
 
     @Test func theStreamSampleIsCompiledHereAndRestartsForEveryAttempt() async throws {
-        let sample = try Self.readmeBlock(startingWith: "let lines = BodyStream")
+        let sample = try Self.readmeBlock(startingWith: "let lines = HTTPBody")
         #expect(sample.count == 5)
         #expect(try Self.isCompiledHere(sample))
         guard case .stream(let stream, let contentType) = streamSample().body else {
@@ -108,10 +108,10 @@ return request
             return
         }
         #expect(contentType == "text/plain")
-        #expect(stream.isRestartable)
+        #expect(stream.isReplayable)
         for _ in 0..<2 {
             var text = ""
-            for try await chunk in try #require(stream.takeChunks()) { text += String(decoding: chunk, as: UTF8.self) }
+            for try await chunk in stream { text += String(decoding: chunk, as: UTF8.self) }
             #expect(text == "one\ntwo\n")
         }
     }

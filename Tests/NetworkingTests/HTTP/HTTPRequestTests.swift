@@ -16,7 +16,7 @@ import Testing
         #expect(request.url?.absoluteString == "https://API.example.test:8443/v1/a%20b?q=1&r=%2F")
         #expect(request.invalidReason == nil)
         #expect(request.method == .get)
-        #expect(request.body == .none)
+        #expect(request.body == .empty)
     }
 
     @Test func anIPv6LiteralKeepsItsBrackets() {

@@ -1,3 +1,4 @@
+import Foundation
 import Networking
 import Testing
 
@@ -54,14 +55,12 @@ import Testing
 
     @Test func theHeapIsEmptyAfterManyCallsEnd() async throws {
         let scheduler = DeadlineScheduler()
+        let clock = SchedulerClock(scheduler: scheduler)
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<2_000 {
                 group.addTask {
                     do {
-                        return try await withTimeLimit(
-                            .seconds(60), clock: SystemClock(), scheduler: scheduler,
-                            onTimeout: Self.timedOut
-                        ) {
+                        return try await withTimeLimit(.seconds(60), clock: clock, onTimeout: Self.timedOut) {
                             if index % 2 == 0 { await Task.yield() }
                             if index % 5 == 0 { throw TestError("failed") }
                             return 1
@@ -76,5 +75,17 @@ import Testing
         #expect(results.count == 2_000)
         #expect(results.filter { $0 == 1 }.count == 1_600)
         #expect(scheduler.pendingCount == 0)
+    }
+}
+
+/// The system clock's readings with its timers in a scheduler of the test's own, so a test can count them.
+struct SchedulerClock: NetworkClock {
+    let scheduler: DeadlineScheduler
+    func now() -> Duration { SystemClock().now() }
+    func date() -> Date { SystemClock().date() }
+    func sleep(for duration: Duration) async throws { try await SystemClock().sleep(for: duration) }
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
+        let id = scheduler.add(deadline: .now + delay, action: action)
+        return ClockTimer { scheduler.remove(id) }
     }
 }

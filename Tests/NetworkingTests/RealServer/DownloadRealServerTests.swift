@@ -53,7 +53,7 @@ struct DownloadRealServerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("large.bin")
         let key = FaultServer.newKey("large")
-        let streams = LockedBox<[ResponseBodyStream]>([])
+        let streams = LockedBox<[HTTPBody]>([])
         let client = try await FaultServer.client(behavior: StreamCapture(streams: streams))
         let size = 8 << 20
         let request = NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)])
@@ -156,13 +156,13 @@ struct DownloadRealServerTests {
 
 /// Keeps the body stream a download's chain sees, so a test can look at its buffer afterwards.
 private struct StreamCapture: RequestBehavior {
-    let streams: LockedBox<[ResponseBodyStream]>
+    let streams: LockedBox<[HTTPBody]>
 
     func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
         let (response, body) = try await next(request)
-        if case .stream(let stream) = body { streams.withLock { $0.append(stream) } }
+        if body.isStreaming { streams.withLock { $0.append(body) } }
         return (response, body)
     }
 }

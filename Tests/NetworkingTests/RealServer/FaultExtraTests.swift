@@ -15,7 +15,7 @@ extension RealServerTests {
 
         /// The body limits tried against `/gzip-bomb`: 1 MiB and the default 32 MiB, both far above the 64 KB the
         /// bomb takes on the wire and far below the 64 MiB it inflates to.
-        static let bodyLimits = [1 << 20, URLSessionTransport.Configuration.defaultMaximumResponseBodySize]
+        static let bodyLimits = [1 << 20, NetworkClient.Configuration(baseURL: nil).maximumResponseBodySize]
 
         @Test(arguments: bodyLimits)
         func gzipBombIsCutAtTheLimitCountedInInflatedBytes(limit: Int) async throws {
@@ -23,8 +23,8 @@ extension RealServerTests {
             let key = FaultServer.newKey("gzip-bomb")
             let counter = AttemptCounter()
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: limit)),
-                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]),
+                configure: { $0.maximumResponseBodySize = limit })
             let start = ContinuousClock.now
             let error = await expectNetworkError {
                 try await client.send(

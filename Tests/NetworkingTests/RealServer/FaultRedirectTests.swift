@@ -29,8 +29,8 @@ extension RealServerTests {
             let key = FaultServer.newKey("loop-retry")
             let counter = AttemptCounter()
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumRedirects: 4)),
-                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]),
+                configure: { $0.maximumRedirects = 4 })
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/redirect-loop", query: Faults.query(key)))
             }
@@ -92,7 +92,7 @@ extension RealServerTests {
         @Test func aTransportThatDoesNotFollowStillFollowsForARequestThatAsks() async throws {
             let key = FaultServer.newKey("no-follow-transport")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(followsRedirects: false)))
+                configure: { $0.followsRedirects = false })
             let query = Faults.query(key, ["url": "/ok?key=\(key)-target", "status": "307"])
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/redirect-to", query: query))

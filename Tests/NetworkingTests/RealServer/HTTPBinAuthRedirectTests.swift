@@ -99,7 +99,7 @@ extension RealServerTests {
 
         @Test func redirectsBeyondTheLimitAreATypedError() async throws {
             let client = try await HTTPBin.client(
-                transport: URLSessionTransport(configuration: .init(maximumRedirects: 3)))
+                configure: { $0.maximumRedirects = 3 })
             let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/redirect/4")) }
             #expect(error?.kind == .transport(.tooManyRedirects))
             _ = try await client.send(NetworkRequest<Data>(path: "/redirect/3"))

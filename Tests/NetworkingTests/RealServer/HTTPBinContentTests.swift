@@ -94,7 +94,7 @@ extension RealServerTests {
 
         @Test func streamedBodyOverTheLimitFails() async throws {
             let client = try await HTTPBin.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 10_000)))
+                configure: { $0.maximumResponseBodySize = 10_000 })
             let error = await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(

@@ -11,7 +11,7 @@ final class CountingTransport: HTTPTransport {
     let inner = URLSessionTransport()
     let statuses = LockedBox<[Int]>([])
 
-    func send(_ request: HTTPRequest) async throws -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         let (response, body) = try await inner.send(request)
         statuses.withLock { $0.append(response.status.code) }
         return (response, body)

@@ -13,7 +13,7 @@ extension RealServerTests {
         typealias Digest = FaultUploadTests.Digest
 
         /// `count` bytes of text in chunks of `size`.
-        static func chunks(_ count: Int, size: Int = 64 * 1024) -> BodyStream.Chunks {
+        static func chunks(_ count: Int, size: Int = 64 * 1024) -> HTTPBody.Chunks {
             let contents = FaultUploadTests.contents(count)
             return AsyncThrowingStream { continuation in
                 for start in stride(from: 0, to: count, by: size) {
@@ -25,7 +25,7 @@ extension RealServerTests {
 
         @Test(arguments: [nil, Int64(1_000_003)])
         func aStreamArrivesWholeWithAnExactLength(announced: Int64?) async throws {
-            let stream = BodyStream(length: announced) { Self.chunks(1_000_003) }
+            let stream = HTTPBody(length: announced) { Self.chunks(1_000_003) }
             let digest = try await FaultServer.client().send(
                 NetworkRequest<Digest>(.post, path: "/upload-digest", body: .stream(stream)))
             #expect(digest.bytes == 1_000_003)
@@ -35,7 +35,7 @@ extension RealServerTests {
 
         @Test func aStreamShorterThanItsAnnouncedLengthFailsAndNothingIsSent() async throws {
             let key = FaultServer.newKey("stream-short")
-            let stream = BodyStream(length: 5000) { Self.chunks(4000) }
+            let stream = HTTPBody(length: 5000) { Self.chunks(4000) }
             let error = await expectNetworkError {
                 try await FaultServer.client().send(
                     NetworkRequest<Digest>(
@@ -49,7 +49,7 @@ extension RealServerTests {
         @Test func aRestartableStreamIsProducedAgainForEveryAttempt() async throws {
             let key = FaultServer.newKey("stream-retry")
             let made = LockedBox(0)
-            let stream = BodyStream {
+            let stream = HTTPBody {
                 made.withLock { $0 += 1 }
                 return Self.chunks(100_000)
             }
@@ -66,14 +66,14 @@ extension RealServerTests {
 
         @Test func aOneTimeStreamIsNotResentByA307AndCannotBeSentTwice() async throws {
             let key = FaultServer.newKey("stream-307")
-            let stream = BodyStream(once: Self.chunks(50_000))
+            let stream = HTTPBody(once: Self.chunks(50_000))
             let request = NetworkRequest<FaultUploadTests.Echo>(
                 .post, path: "/redirect-to", query: Faults.query(key, ["status": "307", "url": "/echo?key=\(key)"]),
                 body: .stream(stream))
             let client = try await FaultServer.client()
             let refused = await expectNetworkError { try await client.send(request) }
             #expect(refused?.kind == .transport(.redirectRefused))
-            #expect(refused?.message.contains("one-time stream") == true)
+            #expect(refused?.message.contains("one-time body") == true)
             let hits = try await FaultServer.hits(key)
             let text = String(decoding: FaultUploadTests.contents(50_000), as: UTF8.self)
             #expect(hits.requests.map(\.path) == ["/redirect-to"])

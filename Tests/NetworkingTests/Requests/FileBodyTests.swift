@@ -112,9 +112,8 @@ import Testing
         var generator = BehaviorFakes.SeededGenerator(seed: 1)
         var form = MultipartFormData(using: &generator)
         form.appendFile(file, name: "f")
-        request.body = .multipart(form)
-        let text = request.urlRequest?.httpBody.map { String(decoding: $0, as: UTF8.self) }
-        #expect(text?.hasPrefix("--\(form.boundary)\r\n") == true)
-        #expect(text?.contains("\r\n\r\nabc\r\n--\(form.boundary)--\r\n") == true)
+        request.body = form.body
+        // A produced body (a multipart form with a file) has no form a URLRequest can hold: it is left out.
+        #expect(request.urlRequest?.httpBody == nil && request.urlRequest?.httpBodyStream == nil)
     }
 }

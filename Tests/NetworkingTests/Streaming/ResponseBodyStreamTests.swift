@@ -3,12 +3,12 @@ import Networking
 import NetworkingTesting
 import Testing
 
-/// `ResponseBodyStream` alone: the bounded buffer, backpressure, the end, cancellation and its observers.
-@Suite struct ResponseBodyStreamTests {
+/// `HTTPBody` alone: the bounded buffer, backpressure, the end, cancellation and its observers.
+@Suite struct HTTPBodyTests {
     static func bytes(_ count: Int) -> Data { Data(repeating: 7, count: count) }
 
     @Test func chunksArriveInOrderThenTheEnd() async throws {
-        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let (stream, continuation) = HTTPBody.makeStream()
         continuation.yield(Data("ab".utf8))
         continuation.yield(Data("cd".utf8))
         continuation.finish()
@@ -19,7 +19,7 @@ import Testing
 
     @Test func aFullBufferTellsTheProducerToWaitUntilTheReaderDrainsHalf() async throws {
         let demands = LockedBox(0)
-        let (stream, continuation) = ResponseBodyStream.makeStream(
+        let (stream, continuation) = HTTPBody.makeStream(
             bufferLimit: 100, onDemand: { demands.withLock { $0 += 1 } })
         #expect(continuation.yield(Self.bytes(40)) == true)
         #expect(continuation.yield(Self.bytes(40)) == true)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func anAsyncProducerWaitsForRoomWhileTheReaderIsSlow() async throws {
-        let (stream, continuation) = ResponseBodyStream.makeStream(bufferLimit: 64)
+        let (stream, continuation) = HTTPBody.makeStream(bufferLimit: 64)
         let produced = LockedBox(0)
         let producer = Task {
             for _ in 0..<100 {
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func anErrorReachesTheReaderAfterTheBufferedChunks() async throws {
-        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let (stream, continuation) = HTTPBody.makeStream()
         continuation.yield(Data("a".utf8))
         continuation.finish(throwing: TransportError(.connectionLost, "cut"))
         var iterator = stream.makeAsyncIterator()
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func observersLearnHowTheStreamEndedAndTheBytesRead() async throws {
-        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let (stream, continuation) = HTTPBody.makeStream()
         let seen = LockedBox<(String, Int64)?>(nil)
         stream.onTermination { termination in
             let outcome =
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func cancellingTheReadingTaskCancelsTheStreamAndTellsTheProducer() async throws {
-        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let (stream, continuation) = HTTPBody.makeStream()
         let ended = LockedBox(false)
         continuation.onTermination { termination in
             if case .cancelled = termination.outcome { ended.withLock { $0 = true } }
@@ -96,9 +96,9 @@ import Testing
 
     @Test func droppingTheStreamCancelsIt() async {
         let ended = LockedBox(false)
-        var continuation: ResponseBodyStream.Continuation?
+        var continuation: HTTPBody.Continuation?
         do {
-            let made = ResponseBodyStream.makeStream()
+            let made = HTTPBody.makeStream()
             continuation = made.continuation
             made.continuation.onTermination { _ in ended.withLock { $0 = true } }
         }
@@ -107,18 +107,19 @@ import Testing
     }
 
     @Test func streamsAreEqualOnlyToThemselves() {
-        let first = ResponseBodyStream.complete([])
-        let second = ResponseBodyStream.complete([])
+        let first = HTTPBody.complete([])
+        let second = HTTPBody.complete([])
         #expect(first == first)
         #expect(first != second)
-        #expect(HTTPResponse.Body.stream(first).data == nil)
-        #expect(HTTPResponse.Body.stream(first).count == nil)
+        #expect(first.data == nil)
+        #expect(first.length == nil)
+        #expect(first.isStreaming)
     }
 
     @Test func aSecondReaderWhileOneWaitsGetsATypedErrorAndTheFirstKeepsReading() async throws {
-        let (stream, continuation) = ResponseBodyStream.makeStream()
+        let (stream, continuation) = HTTPBody.makeStream()
         let first = Task { try await stream.reduce(0) { $0 + $1.count } }
-        await BehaviorFakes.waitUntil { stream.buffer.hasWaitingReader }
+        await BehaviorFakes.waitUntil { stream.buffer?.hasWaitingReader == true }
         await #expect(throws: TransportError.self) { for try await _ in stream {} }
         continuation.yield(Data("ab".utf8))
         continuation.finish()

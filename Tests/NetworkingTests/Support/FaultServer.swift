@@ -21,9 +21,11 @@ enum FaultServer {
     static func client(
         transport: URLSessionTransport = URLSessionTransport(),
         behavior: any RequestBehavior = EmptyBehavior(),
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(30),
+        configure: (inout NetworkClient.Configuration) -> Void = { _ in }
     ) async throws -> NetworkClient {
-        loopbackClient(try await url(), transport: transport, behavior: behavior, timeout: timeout)
+        loopbackClient(
+            try await url(), transport: transport, behavior: behavior, timeout: timeout, configure: configure)
     }
 
     /// What the server recorded for `key`.
@@ -112,9 +114,13 @@ enum FaultServer {
 
 /// A client for a loopback test server at `baseURL`, on a real URLSession transport.
 func loopbackClient(
-    _ baseURL: URL, transport: URLSessionTransport, behavior: any RequestBehavior, timeout: Duration
+    _ baseURL: URL, transport: URLSessionTransport, behavior: any RequestBehavior, timeout: Duration,
+    configure: (inout NetworkClient.Configuration) -> Void = { _ in }
 ) -> NetworkClient {
-    NetworkClient(configuration: .init(baseURL: baseURL, transport: transport, behavior: behavior, timeout: timeout))
+    var configuration = NetworkClient.Configuration(
+        baseURL: baseURL, transport: transport, behavior: behavior, timeout: timeout)
+    configure(&configuration)
+    return NetworkClient(configuration: configuration)
 }
 
 struct FaultServerError: Error, CustomStringConvertible {

@@ -23,9 +23,11 @@ enum HTTPBin {
     static func client(
         transport: URLSessionTransport = URLSessionTransport(),
         behavior: any RequestBehavior = EmptyBehavior(),
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(30),
+        configure: (inout NetworkClient.Configuration) -> Void = { _ in }
     ) async throws -> NetworkClient {
-        loopbackClient(try await url(), transport: transport, behavior: behavior, timeout: timeout)
+        loopbackClient(
+            try await url(), transport: transport, behavior: behavior, timeout: timeout, configure: configure)
     }
 
     private static func locate() async throws -> URL {

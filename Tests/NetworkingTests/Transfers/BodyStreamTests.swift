@@ -4,7 +4,7 @@ import NetworkingTesting
 import Testing
 
 @Suite struct BodyStreamTests {
-    static func chunks(_ pieces: [String]) -> BodyStream.Chunks {
+    static func chunks(_ pieces: [String]) -> HTTPBody.Chunks {
         AsyncThrowingStream { continuation in
             for piece in pieces { continuation.yield(Data(piece.utf8)) }
             continuation.finish()
@@ -12,13 +12,12 @@ import Testing
     }
 
     @Test func aRestartableStreamIsReplayableAndAOneTimeStreamIsNot() {
-        let restartable = BodyStream { Self.chunks(["a"]) }
-        let once = BodyStream(once: Self.chunks(["a"]))
-        #expect(HTTPRequest.Body.stream(restartable).isReplayable)
-        #expect(!HTTPRequest.Body.stream(once).isReplayable)
-        #expect(restartable.isRestartable && !once.isRestartable)
-        #expect(HTTPRequest.Body.stream(once).data == nil)
-        #expect(!HTTPRequest.Body.stream(once).isEmpty)
+        let restartable = HTTPBody { Self.chunks(["a"]) }
+        let once = HTTPBody(once: Self.chunks(["a"]))
+        #expect(restartable.isReplayable)
+        #expect(!once.isReplayable)
+        #expect(once.data == nil)
+        #expect(!once.isEmpty)
     }
 
     @Test func aOneTimeStreamIsNotRetriedAndTheRetryPolicySaysWhy() async throws {
@@ -31,7 +30,7 @@ import Testing
         let error = await expectNetworkError {
             try await client.send(
                 NetworkRequest<[String: Bool]>(
-                    .put, path: "/logs", body: .stream(BodyStream(once: Self.chunks(["x"])))))
+                    .put, path: "/logs", body: .stream(HTTPBody(once: Self.chunks(["x"])))))
         }
         // Then: one attempt, and the 503 is what the caller gets
         #expect(error?.kind == .unacceptableStatus(503))
@@ -44,15 +43,15 @@ import Testing
             baseURL: URL(string: "https://api.example.com")!, transport: transport,
             behavior: .retry(.default, clock: TestClock()))
         let value = try await client.send(
-            NetworkRequest<[String: Bool]>(.put, path: "/logs", body: .stream(BodyStream { Self.chunks(["x"]) })))
+            NetworkRequest<[String: Bool]>(.put, path: "/logs", body: .stream(HTTPBody { Self.chunks(["x"]) })))
         #expect(value == ["ok": true])
         #expect(transport.requests.count == 2)
         #expect(transport.requests.first?.headerFields[.contentType] == "application/octet-stream")
     }
 
     @Test func aConsumedOneTimeStreamIsRefusedBeforeAnyIO() async throws {
-        let stream = BodyStream(once: Self.chunks(["x"]))
-        _ = stream.takeChunks()
+        let stream = HTTPBody(once: Self.chunks(["x"]))
+        for try await _ in stream {}
         let transport = MockTransport().stub(.post, "/logs", .success(["ok": true]))
         let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         let error = await expectNetworkError {

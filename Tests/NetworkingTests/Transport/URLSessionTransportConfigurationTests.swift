@@ -16,6 +16,6 @@ import Testing
             configuration.reusesConnectionsForNonIdempotentRequests
                 == URLSessionTransport.Configuration.defaultReusesConnectionsForNonIdempotentRequests)
         #expect(configuration.serverTrust == .system)
-        #expect(configuration.maximumRedirects == 10)
+        #expect(NetworkClient.Configuration(baseURL: nil).maximumRedirects == 10)
     }
 }

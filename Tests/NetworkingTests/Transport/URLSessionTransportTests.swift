@@ -77,7 +77,7 @@ extension RealServerTests {
         @Test func redirectLoopIsATypedErrorAfterTheRedirectLimit() async throws {
             let key = FaultServer.newKey("loop")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumRedirects: 5)))
+                configure: { $0.maximumRedirects = 5 })
             let error = await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/redirect-loop", query: [URLQueryItem(name: "key", value: key)]))
@@ -138,7 +138,7 @@ extension RealServerTests {
         @Test func bodyOverTheLimitFailsFromContentLength() async throws {
             let key = FaultServer.newKey("big")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1000)))
+                configure: { $0.maximumResponseBodySize = 1000 })
             let error = await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/bytes/5000", query: [URLQueryItem(name: "key", value: key)]))
@@ -151,7 +151,7 @@ extension RealServerTests {
             // A HEAD answer announces the resource's size and carries no body: the limit is about bodies.
             let key = FaultServer.newKey("head-large")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1 << 20)))
+                configure: { $0.maximumResponseBodySize = 1 << 20 })
             let response = try await client.response(
                 for: NetworkRequest<Void>(.head, path: "/bytes/2000000", query: [URLQueryItem(name: "key", value: key)])
             )
@@ -165,7 +165,7 @@ extension RealServerTests {
         func bodilessStatusAnnouncingALargeLengthSucceeds(status: Int) async throws {
             let key = FaultServer.newKey("bodiless-\(status)")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1 << 20)))
+                configure: { $0.maximumResponseBodySize = 1 << 20 })
             var request = NetworkRequest<Void>(
                 path: "/announce",
                 query: [
@@ -182,7 +182,7 @@ extension RealServerTests {
         @Test func endlessBodyFailsWhenItPassesTheLimit() async throws {
             let key = FaultServer.newKey("endless")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 256 * 1024)))
+                configure: { $0.maximumResponseBodySize = 256 * 1024 })
             let error = await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/endless", query: [URLQueryItem(name: "key", value: key)]))
@@ -193,7 +193,7 @@ extension RealServerTests {
 
         @Test func bodyUnderTheLimitIsReturnedWhole() async throws {
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumResponseBodySize: 1000)))
+                configure: { $0.maximumResponseBodySize = 1000 })
             let data = try await client.send(NetworkRequest<Data>(path: "/bytes/1000"))
             #expect(data.count == 1000)
         }
@@ -272,8 +272,7 @@ extension RealServerTests {
             let ok = try await client.send(NetworkRequest<[String: Bool]>(path: "/ok"))
             #expect(ok == ["ok": true])
             let direct = try await transport.send(
-                HTTPRequest(url: try await FaultServer.url().appendingPathComponent("ok")),
-                timeLimit: .seconds(Int64.max))
+                HTTPRequest(url: try await FaultServer.url().appendingPathComponent("ok")))
             #expect(direct.0.status.code == 200)
         }
     }

@@ -70,8 +70,8 @@ public struct ActivityCounterBehavior: RequestBehavior {
             throw error
         }
         // A streamed body keeps the call busy until the stream ends, is cancelled or is dropped.
-        if case .stream(let stream) = result.1 {
-            stream.onTermination { [self] _ in end() }
+        if result.1.isStreaming {
+            result.1.onTermination { [self] _ in end() }
         } else {
             end()
         }

@@ -14,7 +14,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public struct CircuitOpenError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CircuitOpenError: PolicyRejection, Sendable, Hashable, CustomStringConvertible {
     /// The scope key of the circuit, such as `api.example.com:443`.
     public let key: String
     /// ``CircuitBreakerState/Phase/open`` or ``CircuitBreakerState/Phase/halfOpen``.

@@ -44,7 +44,7 @@ public struct CoalescingKey: Sendable, Hashable, CustomStringConvertible {
     ///   - ignoring: Lower-cased names of header fields left out of the key.
     public init?(_ request: HTTPRequest, ignoring: Set<String> = []) {
         guard request.method == .get || request.method == .head else { return nil }
-        guard case .none = request.body else { return nil }
+        guard request.body.isEmpty else { return nil }
         method = request.method
         target = request.scheme + "://" + HTTPToken.lowercasedASCII(request.authority) + request.path
         var fields: [Field] = []

@@ -89,8 +89,8 @@ public struct ConcurrencyLimitBehavior: RequestBehavior {
             throw error
         }
         // A streamed body holds its slot until the stream ends, fails, is cancelled or is dropped.
-        if case .stream(let stream) = result.1 {
-            stream.onTermination { [self] _ in releaseSlot(key) }
+        if result.1.isStreaming {
+            result.1.onTermination { [self] _ in releaseSlot(key) }
         } else {
             releaseSlot(key)
         }

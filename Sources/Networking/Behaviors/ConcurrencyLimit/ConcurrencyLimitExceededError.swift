@@ -1,7 +1,7 @@
 /// Thrown by ``ConcurrencyLimitBehavior`` when every slot of a partition is taken and its queue is full: the call
 /// fails at once, before any I/O. It reaches the caller inside ``NetworkError`` of kind
 /// ``NetworkError/Kind/behavior(_:)`` (`"ConcurrencyLimitBehavior"`), as its ``NetworkError/underlyingError``.
-public struct ConcurrencyLimitExceededError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ConcurrencyLimitExceededError: PolicyRejection, Sendable, Hashable, CustomStringConvertible {
     /// The partition's key from the scope: `""` for `.client`, `host:port` for `.host`.
     public let partition: String
     /// The settings' ``ConcurrencyLimitSettings/maximumInFlight``.

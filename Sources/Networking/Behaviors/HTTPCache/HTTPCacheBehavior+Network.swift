@@ -72,7 +72,7 @@ extension HTTPCacheBehavior {
         report(CacheControl(fields: fields).problems, call)
         // A streamed body goes to its one reader (a stream, a download): there is nothing in memory to store, and
         // an entry without it would answer later calls with an empty body.
-        guard case .data(let data) = body else {
+        guard let data = body.data else {
             await store.removeEntry(forKey: call.key)
             emit(.notStored, call, "the body was streamed to the caller")
             return

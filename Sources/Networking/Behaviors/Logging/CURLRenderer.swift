@@ -52,11 +52,10 @@ public struct CURLRenderer: Sendable {
                 comment = " # binary body of \(body.count) bytes left out"
             }
         }
-        switch request.body {
-        case .file(let url): arguments += ["--data-binary", Self.quoted("@" + url.path)]
-        case .multipart(let form): comment = " # multipart/form-data body of \(form.parts.count) parts left out"
-        case .stream: comment = " # streamed body left out"
-        case .none, .data: break
+        if let url = request.body.fileURL {
+            arguments += ["--data-binary", Self.quoted("@" + url.path)]
+        } else if request.body.data == nil {
+            comment = " # produced body (\(request.body.length.map { "\($0) bytes" } ?? "length unknown")) left out"
         }
         arguments.append(Self.quoted(redaction.displayTarget(of: request)))
         return Redaction.scrub(arguments.joined(separator: " ") + comment, secrets: redaction.secrets(in: request))

@@ -16,8 +16,8 @@ extension LoggingBehavior {
     ) -> String {
         var line = "\(tag(context)) \(response.status.code) \(request.method.rawValue) \(shownURL)"
         line += " in \(milliseconds(elapsed))"
-        if let count = body.count { line += ", \(count) bytes" }
-        if case .stream = body { line += ", streaming" }
+        if let count = body.data?.count { line += ", \(count) bytes" }
+        if body.isStreaming { line += ", streaming" }
         if let note { line += " (\(note))" }
         if logsHeaders { line += headersText(response.headerFields) }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], request: request)

@@ -3,7 +3,7 @@ import Foundation
 extension LoggingBehavior {
     /// Writes the line that ends a streamed call when `stream` ends: how, after how long, and how many bytes.
     func logEnd(
-        of stream: ResponseBodyStream, _ request: HTTPRequest, shownURL: String, start: Duration,
+        of stream: HTTPBody, _ request: HTTPRequest, shownURL: String, start: Duration,
         context: RequestContext, secrets: [String]
     ) {
         let clock = clock

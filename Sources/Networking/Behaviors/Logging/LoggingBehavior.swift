@@ -107,8 +107,8 @@ public struct LoggingBehavior: RequestBehavior {
                 request, shownURL: shown, response: response, body: body, elapsed: clock.now() - start,
                 context: context)
             await emit(line, secrets: secrets)
-            if case .stream(let stream) = body {
-                logEnd(of: stream, request, shownURL: shown, start: start, context: context, secrets: secrets)
+            if body.isStreaming {
+                logEnd(of: body, request, shownURL: shown, start: start, context: context, secrets: secrets)
             }
             return (response, body)
         } catch {

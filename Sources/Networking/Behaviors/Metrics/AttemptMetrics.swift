@@ -50,6 +50,9 @@ public struct AttemptMetrics: Sendable, Hashable, CustomStringConvertible {
     public var outcome: Outcome
     /// Whether the attempt reused a connection, when the transport knows; `nil` otherwise (always on Linux).
     public var reusedConnection: Bool?
+    /// What the transport reported about the attempt (name lookup, connect and TLS times, first byte, protocol,
+    /// bytes on the wire); `nil` when it reported nothing.
+    public var transport: TransportMetrics?
 
     /// Creates a measurement.
     ///
@@ -66,11 +69,13 @@ public struct AttemptMetrics: Sendable, Hashable, CustomStringConvertible {
     ///   - bytesReceived: Body bytes received.
     ///   - outcome: The status, or why there was none.
     ///   - reusedConnection: Whether a connection was reused, when known.
+    ///   - transport: What the transport reported, if anything.
     public init(
         requestName: String, callID: UUID, attempt: Int, method: HTTPMethod, url: URL?, chainWait: Duration,
         timeToResponseHead: Duration?, duration: Duration, bytesSent: Int64, bytesReceived: Int64, outcome: Outcome,
-        reusedConnection: Bool?
+        reusedConnection: Bool?, transport: TransportMetrics? = nil
     ) {
+        self.transport = transport
         self.requestName = requestName
         self.callID = callID
         self.attempt = attempt
@@ -89,8 +94,9 @@ public struct AttemptMetrics: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let head = timeToResponseHead.map { " head \(Self.seconds($0))" } ?? ""
         let reuse = reusedConnection.map { $0 ? " reused" : " new connection" } ?? ""
+        let version = transport?.httpVersion.map { " \($0)" } ?? ""
         return "\(requestName) #\(attempt) \(outcome) wait \(Self.seconds(chainWait))\(head) total "
-            + "\(Self.seconds(duration)) sent \(bytesSent) B received \(bytesReceived) B\(reuse)"
+            + "\(Self.seconds(duration)) sent \(bytesSent) B received \(bytesReceived) B\(reuse)\(version)"
     }
 
     private static func seconds(_ duration: Duration) -> String {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The per-call and per-attempt records behind ``MetricsBehavior``. The behavior puts a ``CallMeasurement`` on the
-/// request; the client's attempt starts an ``AttemptMeasurement`` from it and hands that to the transport on the
-/// request, and the transport notes the response head and the bytes as they happen.
-package final class CallMeasurement: Sendable {
+/// The per-call record behind ``MetricsBehavior``: installed on the call as a ``TransferObserver``, it numbers the
+/// attempts in the order they reach the transport (hedged attempts too) and measures each with an
+/// ``AttemptMeasurement``.
+final class CallMeasurement: TransferObserver {
     let requestName: String
     let callID: UUID
     let clock: any NetworkClock
@@ -19,8 +19,8 @@ package final class CallMeasurement: Sendable {
         self.sink = sink
     }
 
-    /// Starts the next attempt: numbered in the order attempts reach the transport (hedged attempts too).
-    func beginAttempt(_ request: HTTPRequest) -> AttemptMeasurement {
+    /// Starts the next attempt's measurement.
+    func attemptStarted(_ request: HTTPRequest) -> (any AttemptObserver)? {
         let number = attempts.withLock { count in
             count += 1
             return count

@@ -9,14 +9,15 @@ import Foundation
 ///     .logging(), .retry(),
 /// ])
 /// ```
-/// - **Put it outermost**, outside retry: the call's clock starts when it reaches this behavior, so
-///   ``AttemptMetrics/chainWait`` of a second attempt includes the back-off before it, and attempts are numbered
-///   within the call. Placed inside retry, each attempt looks like a call of its own (always attempt 1).
-/// - **Measured in the client and the transport**, the same on every platform. The attempt starts when it
-///   leaves the last behavior for the client's final checks and the transport; an attempt refused before any I/O (an invalid request) is
-///   still delivered, with `failed(invalidRequest)`. The URL session transport notes when the response head
-///   arrives and the bytes on each task; a transport that notes nothing gets the time its `send` returned as the
-///   head time and the body sizes as byte counts. Connection reuse is known on Apple platforms only.
+/// - **Always outermost** (``BehaviorPlacement/metrics``): the call's clock starts when it reaches this behavior,
+///   so ``AttemptMetrics/chainWait`` of a second attempt includes the back-off before it, and attempts are numbered
+///   within the call.
+/// - **Measured by the client, completed by the transport**, through ``TransferObservation``: the client notes
+///   when the attempt leaves the last behavior, when the head arrives and when the body ends, the same on every
+///   transport; an attempt refused before any I/O (an invalid request) is still delivered, with
+///   `failed(invalidRequest)`. A transport adds what it knows (``AttemptMetrics/transport``: name lookup, connect,
+///   TLS and first-byte times, connection reuse, protocol, bytes on the wire): the libcurl transport all of it,
+///   the URL session transport what Foundation reports on the platform.
 /// - **One record per attempt, exactly once**, on success, unacceptable status, failure and cancellation alike.
 ///
 /// Defaults: the clock is the call's (``RequestContext/clock``). State kept: none between calls.
@@ -48,9 +49,8 @@ public struct MetricsBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        var request = request
-        request.callMeasurement = CallMeasurement(context: context, clock: clock ?? context.clock, sink: sink)
-        return try await next(request)
+        let measurement = CallMeasurement(context: context, clock: clock ?? context.clock, sink: sink)
+        return try await TransferObservation.observe(with: measurement) { try await next(request) }
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The client hands it over as ``NetworkError/underlyingError`` of a ``NetworkError`` of kind
 /// `behavior("RateLimitBehavior")`.
-public struct RateLimitedError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RateLimitedError: PolicyRejection, Sendable, Hashable, CustomStringConvertible {
     /// The scope key of the bucket, such as `api.example.com:443`.
     public let key: String
     /// How much longer the call would have had to wait for a token (a pause included).

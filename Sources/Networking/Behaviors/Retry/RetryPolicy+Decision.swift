@@ -145,33 +145,41 @@ extension RetryPolicy {
         case never(String)
     }
 
+    /// Reads the failure as ``FailureClassification`` does (the one classifier every behavior shares); the policy's
+    /// sets then decide among the statuses and transport failures.
     private func classify(_ outcome: Outcome) -> Failure {
         let error: any Error
         switch outcome {
         case .status(let status, let retryAfter): return .status(status, retryAfter: retryAfter)
         case .failure(let failure): error = failure
         }
-        if error is CancellationError { return .never("the call was cancelled") }
-        if let transport = error as? TransportError {
-            return .transport(transport.code, nothingSent: transport.requestWasNotSent)
-        }
-        guard let error = error as? NetworkError else {
-            return .never("\(type(of: error)) is not a failure another attempt can fix")
-        }
-        switch error.kind {
-        case .unacceptableStatus(let status):
-            return .status(status, retryAfter: error.response?.headerFields[.retryAfter])
-        case .transport(let code):
-            let nothingSent = error.transportError?.requestWasNotSent ?? TransportError(code, "").requestWasNotSent
-            return .transport(code, nothingSent: nothingSent)
+        let failure = FailureClassification(error)
+        switch failure.kind {
+        case .cancelled:
+            return .never("the call was cancelled")
+        case .timedOut(.call):
+            return .never("the call's deadline has passed")
         case .timedOut(.attempt):
             // The client's own per-attempt limit: treated like the transport's timer firing.
             return .transport(.timedOut, nothingSent: false)
-        case .timedOut(.call):
-            return .never("the call's deadline has passed")
-        case .invalidRequest, .encoding, .decoding, .behavior, .fileSystem:
-            return .never("\(error.kind) would fail the same way again")
+        case .rejected:
+            return .never("a behavior refused the call by policy (\(failure)); another attempt would be refused too")
+        case .transient, .permanent:
+            if let status = failure.status { return .status(status, retryAfter: failure.retryAfter) }
+            if let code = Self.transportCode(of: error) {
+                return .transport(code, nothingSent: !failure.requestMayHaveBeenSent)
+            }
+            if let error = error as? NetworkError {
+                return .never("\(error.kind) would fail the same way again")
+            }
+            return .never("\(type(of: error)) is not a failure another attempt can fix")
         }
+    }
+
+    private static func transportCode(of error: any Error) -> TransportError.Code? {
+        if let error = error as? TransportError { return error.code }
+        if let error = error as? NetworkError, case .transport(let code) = error.kind { return code }
+        return nil
     }
 
     private func hasIdempotencyKey(_ headers: HTTPFields) -> Bool {

@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public var idempotencyKeyHeader: HTTPField.Name?
     /// Statuses worth another attempt, for retryable methods.
     ///
-    /// Default: 408 (the server gave up waiting for the request), 429 (too many requests: wait, usually as
+    /// Default: ``FailureClassification/transientStatusCodes``, the statuses every behavior reads as transient: 408 (the server gave up waiting for the request), 429 (too many requests: wait, usually as
     /// `Retry-After` says), 500 (often a passing fault), 502 and 504 (a gateway could not reach the application,
     /// as during a deploy), 503 (overloaded or in maintenance, often with `Retry-After`). Other 4xx statuses
     /// describe the request itself, and 501 and 505 the server's abilities: the same request would fail the same
@@ -98,7 +98,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The default of ``retryableMethods``.
     package static let defaultRetryableMethods: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace]
     /// The default of ``retryableStatusCodes``.
-    package static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    package static let defaultRetryableStatusCodes: Set<Int> = FailureClassification.transientStatusCodes
     /// The default of ``retryableTransportErrors``.
     package static let defaultRetryableTransportErrors: Set<TransportError.Code> = [
         .cannotConnect, .cannotFindHost, .notConnected, .timedOut, .connectionLost, .badServerResponse,
@@ -135,7 +135,7 @@ public struct RetryPolicy: Sendable, Hashable {
         maximumAttempts: Int = 3,
         retryableMethods: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace],
         idempotencyKeyHeader: HTTPField.Name? = .idempotencyKey,
-        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableStatusCodes: Set<Int> = FailureClassification.transientStatusCodes,
         retryableTransportErrors: Set<TransportError.Code> = [
             .cannotConnect, .cannotFindHost, .notConnected, .timedOut, .connectionLost, .badServerResponse,
         ],

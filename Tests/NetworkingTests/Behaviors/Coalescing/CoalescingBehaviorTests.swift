@@ -205,7 +205,7 @@ import Testing
                 Self.get(), context: RequestContext(attemptTimeout: .seconds(1), clock: clock), next: shared.next)
         }
         await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 2 }
-        await clock.waitForSleepers(2)
+        await clock.waitForTimers(2)
         clock.advance(by: .seconds(1))
         let error = await expectNetworkError { try await hasty.value }
         #expect(error?.kind == .timedOut(.attempt))

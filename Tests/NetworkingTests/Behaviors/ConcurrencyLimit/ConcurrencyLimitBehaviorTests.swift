@@ -106,7 +106,7 @@ import Testing
         let behavior = try limit(1)
         let first = await start(1, behavior)
         let second = await start(2, behavior, context: context)
-        await clock.waitForSleepers(1)
+        await clock.waitForTimers(1)
         clock.advance(by: .seconds(2))
         let error = await expectNetworkError { try await second.value }
         #expect(error?.kind == .timedOut(.call))
@@ -124,7 +124,7 @@ import Testing
         let behavior = try limit(1)
         let first = await start(1, behavior)
         let second = await start(2, behavior, context: context)
-        await clock.waitForSleepers(1)
+        await clock.waitForTimers(1)
         clock.advance(by: .seconds(1))
         let error = await expectNetworkError { try await second.value }
         #expect(error?.kind == .timedOut(.attempt))

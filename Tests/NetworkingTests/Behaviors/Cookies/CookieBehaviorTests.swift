@@ -94,7 +94,7 @@ import Testing
         let client = makeClient(transport: transport, behavior: .cookies())
         let method = try await client.send(NetworkRequest<String>(.post, path: "/form", body: .json(["a": 1])))
         #expect(method == "GET")
-        #expect(transport.requests.last?.body == HTTPRequest.Body.none)
+        #expect(transport.requests.last?.body == HTTPBody.empty)
     }
 
     @Test func expiryCountsOnTheInjectedClock() async throws {

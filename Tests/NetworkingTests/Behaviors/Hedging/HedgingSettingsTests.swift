@@ -85,9 +85,12 @@ import Testing
         #expect(HedgingSettings.isFinal(error) == final)
     }
 
-    @Test func anErrorThatIsNotANetworkErrorIsWorthAnotherAttempt() {
+    @Test func errorsAreReadByTheSharedClassifier() {
+        // An error nobody classifies is permanent for every behavior alike (FailureClassification), so final here.
         struct Other: Error {}
-        #expect(HedgingSettings.isFinal(Other()) == false)
+        #expect(HedgingSettings.isFinal(Other()))
+        #expect(!HedgingSettings.isFinal(TransportError(.connectionLost, "reset")))
+        #expect(HedgingSettings.isFinal(TransportError(.secureConnectionFailed, "bad certificate")))
     }
 
     @Test func aPercentileDelayFallsBackUntilEnoughLatenciesAreKnown() throws {

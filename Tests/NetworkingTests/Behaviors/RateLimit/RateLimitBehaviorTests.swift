@@ -90,7 +90,8 @@ import Testing
         _ = try await Self.call(limiter, sends: sends)
         let context = RequestContext(attemptTimeout: .seconds(1), clock: clock)
         let waiting = Task { try await Self.call(limiter, sends: sends, context: context) }
-        await clock.waitForSleepers(2)
+        await clock.waitForSleepers(1)  // the wait for a token
+        await clock.waitForTimers(1)  // the attempt's time limit on it
         clock.advance(by: .seconds(1))
         let error = await expectNetworkError { try await waiting.value }
         #expect(error?.kind == .timedOut(.attempt))

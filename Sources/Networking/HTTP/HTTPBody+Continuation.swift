@@ -1,9 +1,9 @@
 import Foundation
 
-extension ResponseBodyStream {
-    /// The producer's side of a ``ResponseBodyStream``: a transport yields chunks into it and finishes it.
+extension HTTPBody {
+    /// The producer's side of a ``HTTPBody``: a transport yields chunks into it and finishes it.
     public struct Continuation: Sendable {
-        let buffer: ResponseBodyBuffer
+        let buffer: BodyBuffer
 
         /// Adds `chunk` for the reader.
         ///
@@ -54,5 +54,15 @@ extension ResponseBodyStream {
         public let outcome: Outcome
         /// The bytes the reader received.
         public let byteCount: Int64
+    }
+}
+
+extension HTTPBody {
+    /// A body arriving in the given chunks, already complete: for tests of readers.
+    package static func complete(_ chunks: [Data]) -> HTTPBody {
+        let (body, continuation) = makeStream(bufferLimit: Int.max)
+        for chunk in chunks { continuation.yield(chunk) }
+        continuation.finish()
+        return body
     }
 }

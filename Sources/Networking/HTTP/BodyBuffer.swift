@@ -1,8 +1,8 @@
 import Foundation
 
-/// The shared state of one ``ResponseBodyStream``: the bounded buffer between the producer (a transport) and the
+/// The shared state of one ``HTTPBody``: the bounded buffer between the producer (a transport) and the
 /// one reader, and the observers told when the stream ends.
-package final class ResponseBodyBuffer: Sendable {
+package final class BodyBuffer: Sendable {
     struct State {
         var chunks: [Data] = []
         var head = 0
@@ -11,11 +11,11 @@ package final class ResponseBodyBuffer: Sendable {
         var receivedBytes: Int64 = 0
         /// Set once the producer has been told the buffer is full, until the reader drains it to half.
         var full = false
-        var ending: ResponseBodyStream.Termination.Outcome?
-        var termination: ResponseBodyStream.Termination?
+        var ending: HTTPBody.Termination.Outcome?
+        var termination: HTTPBody.Termination?
         var waiter: CheckedContinuation<Data?, any Error>?
         var demandWaiters: [CheckedContinuation<Void, any Error>] = []
-        var observers: [@Sendable (ResponseBodyStream.Termination) -> Void] = []
+        var observers: [@Sendable (HTTPBody.Termination) -> Void] = []
         var onDemand: (@Sendable () -> Void)?
         var onActivity: (@Sendable () -> Void)?
         var errorTransform: (@Sendable (any Error) -> any Error)?
@@ -25,16 +25,16 @@ package final class ResponseBodyBuffer: Sendable {
         var peakBufferedBytes = 0
     }
 
-    typealias Observer = @Sendable (ResponseBodyStream.Termination) -> Void
+    typealias Observer = @Sendable (HTTPBody.Termination) -> Void
     /// What ending the stream hands out of the lock: the waiting reader and its result, the termination and its
     /// observers, and the producers waiting for room.
     typealias Ending = (
-        CheckedContinuation<Data?, any Error>?, Result<Data?, any Error>, ResponseBodyStream.Termination?,
+        CheckedContinuation<Data?, any Error>?, Result<Data?, any Error>, HTTPBody.Termination?,
         [Observer], [CheckedContinuation<Void, any Error>]
     )
     /// What one read hands out of the lock.
     typealias Step = (
-        Result<Data?, any Error>?, (@Sendable () -> Void)?, (@Sendable () -> Void)?, ResponseBodyStream.Termination?,
+        Result<Data?, any Error>?, (@Sendable () -> Void)?, (@Sendable () -> Void)?, HTTPBody.Termination?,
         [Observer]
     )
 
@@ -97,7 +97,7 @@ package final class ResponseBodyBuffer: Sendable {
     }
 
     /// Ends the stream; the reader gets the buffered chunks first, then the end or the error.
-    func finish(_ outcome: ResponseBodyStream.Termination.Outcome) {
+    func finish(_ outcome: HTTPBody.Termination.Outcome) {
         let (waiter, result, termination, observers, demand) = state.withLock { (state: inout State) -> Ending in
             if state.ending != nil {
                 // A reader that leaves chunks unread ends the stream as cancelled.
@@ -136,7 +136,7 @@ package final class ResponseBodyBuffer: Sendable {
         if case .failed(let error) = outcome, let transform = state.errorTransform {
             outcome = .failed(transform(error))
         }
-        let termination = ResponseBodyStream.Termination(outcome: outcome, byteCount: state.deliveredBytes)
+        let termination = HTTPBody.Termination(outcome: outcome, byteCount: state.deliveredBytes)
         state.termination = termination
         let observers = state.observers
         state.observers = []
@@ -201,7 +201,7 @@ package final class ResponseBodyBuffer: Sendable {
         }
     }
 
-    private static func result(of outcome: ResponseBodyStream.Termination.Outcome) -> Result<Data?, any Error> {
+    private static func result(of outcome: HTTPBody.Termination.Outcome) -> Result<Data?, any Error> {
         switch outcome {
         case .finished: .success(nil)
         case .failed(let error): .failure(error)
@@ -220,8 +220,8 @@ package final class ResponseBodyBuffer: Sendable {
     }
 
     /// Calls `observer` when the stream ends (at once if it has).
-    func onTermination(_ observer: @escaping @Sendable (ResponseBodyStream.Termination) -> Void) {
-        let done = state.withLock { state -> ResponseBodyStream.Termination? in
+    func onTermination(_ observer: @escaping @Sendable (HTTPBody.Termination) -> Void) {
+        let done = state.withLock { state -> HTTPBody.Termination? in
             if let termination = state.termination { return termination }
             state.observers.append(observer)
             return nil

@@ -1,6 +1,6 @@
 import Foundation
 
-extension ResponseBodyBuffer {
+extension BodyBuffer {
     /// Sets what the client adds to a stream: a call on each chunk in or out (the idle timer's activity) and the
     /// mapping of a transfer error to the call's ``NetworkError``.
     func configure(
@@ -25,7 +25,7 @@ extension ResponseBodyBuffer {
     var hasUnreadChunks: Bool { state.withLock { $0.head < $0.chunks.count } }
 }
 
-extension ResponseBodyBuffer {
+extension BodyBuffer {
     /// Every chunk already buffered, taken at once without waiting (empty when none): lets a fast reader, such as
     /// a download writing to disk, take many network reads per wake-up.
     func takeBuffered() -> [Data] {

@@ -3,7 +3,7 @@ import Foundation
 /// Writing a body through: instead of buffering chunks for a reader, the buffer hands each one to a sink in the
 /// producer's own call, so memory does not depend on how fast the consumer is. Downloads use it to put each chunk
 /// in the file as it arrives, which is what keeps them in constant memory where the transport has no flow control.
-extension ResponseBodyBuffer {
+extension BodyBuffer {
     /// Hands every chunk buffered so far, then every chunk the producer adds, to `sink` (in the producer's call,
     /// one at a time, in order), and returns when the body has ended.
     ///
@@ -44,7 +44,7 @@ extension ResponseBodyBuffer {
         }
         let termination = await withTaskCancellationHandler {
             await withCheckedContinuation {
-                (continuation: CheckedContinuation<ResponseBodyStream.Termination, Never>) in
+                (continuation: CheckedContinuation<HTTPBody.Termination, Never>) in
                 onTermination { continuation.resume(returning: $0) }
             }
         } onCancel: {
