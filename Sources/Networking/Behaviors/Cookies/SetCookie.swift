@@ -179,22 +179,4 @@ public struct SetCookie: Sendable, Hashable {
 
     /// The text of bytes cut at ASCII delimiters of a valid string: valid UTF-8 themselves.
     private static func string(_ bytes: Bytes) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    /// Splits a `Set-Cookie` value that a transport joined with `,` into the original lines: a piece starts a new
-    /// cookie only when it has `=` before its first `;`.
-    ///
-    /// - Parameter combined: One or more `Set-Cookie` values joined with commas.
-    /// - Returns: The separate values.
-    public static func split(_ combined: String) -> [String] {
-        var lines: [String] = []
-        for piece in combined.split(separator: ",", omittingEmptySubsequences: false) {
-            let head = piece.prefix { $0 != ";" }
-            if head.contains("=") || lines.isEmpty {
-                lines.append(String(piece))
-            } else {
-                lines[lines.count - 1] += "," + piece
-            }
-        }
-        return lines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }.filter { !$0.isEmpty }
-    }
 }
