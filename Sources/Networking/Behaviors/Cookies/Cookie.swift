@@ -22,44 +22,64 @@ public struct Cookie: Sendable, Hashable {
     public let path: String
     /// Whether it goes over https only.
     public let isSecure: Bool
-    /// `HttpOnly`.
+    /// `HttpOnly`: an HTTP client is an HTTP API, so it stores and sends such a cookie like any other.
     public let isHTTPOnly: Bool
+    /// `SameSite` (RFC 6265bis): stored, without effect on where an HTTP client sends it.
+    public let sameSite: CookieSameSite
     /// When it expires; `nil` for a session cookie, kept until the jar is gone.
     public let expiresAt: Date?
     /// When it was first stored: among cookies of equal path length, older ones are sent first.
     public let createdAt: Date
 
-    /// The cookie `setCookie` makes when received from `url` at `now`; `nil` when RFC 6265 says to ignore it.
+    /// The cookie `setCookie` makes when received from `url` at `now` (RFC 6265 §5.3); `nil` when it must be
+    /// ignored.
     ///
-    /// Ignored: a `Domain` that does not cover the request's host (another site, or a sibling), a `Domain` with
-    /// no dot (a bare top-level domain such as `com`) unless it is the host itself, a `Domain` on a request to an IP
-    /// address unless it is that address, and a `Secure` cookie received over plain http.
+    /// Ignored:
+    /// - a `Domain` that `url`'s host does not domain-match (another site, a sibling, a subdomain of the host, or
+    ///   an IP address other than the host), or that is not ASCII (RFC 6265bis §5.7 step 8);
+    /// - a `Domain` that is a public suffix, unless it is the host itself (the cookie is then host-only): without a
+    ///   public suffix list, a name without a dot (`com`, `localhost`) is taken for one (§5.3 step 5);
+    /// - a `Secure` cookie received over plain http (RFC 6265bis §5.7 step 13);
+    /// - a name starting with `__Secure-` (any case) without `Secure`, or with `__Host-` (any case) without
+    ///   `Secure`, with a `Domain` attribute, or without `Path=/` (RFC 6265bis §5.7 steps 20-21).
     ///
     /// - Parameters:
     ///   - setCookie: The parsed header.
     ///   - url: The URL of the request that got it.
     ///   - now: The current date, from the injected clock.
     public init?(_ setCookie: SetCookie, from url: URL, at now: Date) {
-        guard let parts = Self.parts(of: url) else { return nil }
-        if setCookie.isSecure && parts.scheme != "https" { return nil }
-        if let attribute = setCookie.domain, attribute.contains(".") {
-            guard Self.domainMatches(host: parts.host, domain: attribute) else { return nil }
-            domain = attribute
-            isHostOnly = false
-        } else if let attribute = setCookie.domain {
-            // Public-suffix-naive: a name without a dot is a top-level domain, allowed only as the host itself.
-            guard attribute == parts.host else { return nil }
-            domain = parts.host
+        guard let target = CookieMatching.target(of: url) else { return nil }
+        var domainAttribute = setCookie.domain ?? ""
+        guard domainAttribute.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if !domainAttribute.isEmpty, !domainAttribute.utf8.contains(UInt8(ascii: ".")) {
+            guard domainAttribute.utf8.elementsEqual(target.host.utf8) else { return nil }
+            domainAttribute = ""
+        }
+        if domainAttribute.isEmpty {
+            domain = target.host
             isHostOnly = true
         } else {
-            domain = parts.host
-            isHostOnly = true
+            guard CookieMatching.domainMatches(host: target.host, domain: domainAttribute) else { return nil }
+            domain = domainAttribute
+            isHostOnly = false
         }
         name = setCookie.name
         value = setCookie.value
-        path = setCookie.path ?? Self.defaultPath(parts.path)
+        if let attribute = setCookie.path, attribute.utf8.first == UInt8(ascii: "/") {
+            path = attribute
+        } else {
+            path = CookieMatching.defaultPath(target.path)
+        }
         isSecure = setCookie.isSecure
+        guard !isSecure || target.isSecure else { return nil }
         isHTTPOnly = setCookie.isHTTPOnly
+        sameSite = setCookie.sameSite
+        if CookieMatching.hasPrefixIgnoringCase(name, "__secure-"), !isSecure { return nil }
+        if CookieMatching.hasPrefixIgnoringCase(name, "__host-"),
+            !isSecure || !isHostOnly || setCookie.path == nil || path != "/"
+        {
+            return nil
+        }
         if let maxAge = setCookie.maxAge {
             expiresAt = maxAge <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(maxAge))
         } else {
@@ -76,6 +96,7 @@ public struct Cookie: Sendable, Hashable {
         path = cookie.path
         isSecure = cookie.isSecure
         isHTTPOnly = cookie.isHTTPOnly
+        sameSite = cookie.sameSite
         expiresAt = cookie.expiresAt
         self.createdAt = createdAt
     }
@@ -92,61 +113,28 @@ public struct Cookie: Sendable, Hashable {
     /// - Returns: `true` once ``expiresAt`` is not later than `now`.
     public func isExpired(at now: Date) -> Bool { expiresAt.map { $0 <= now } ?? false }
 
-    /// Whether it replaces `other`: same name, domain and path.
+    /// Whether it replaces `other` (RFC 6265 §5.3 step 11): the same name, domain and path, octet for octet,
+    /// whatever their host-only flags.
     ///
     /// - Parameter other: A stored cookie.
     /// - Returns: `true` when a jar must keep only one of them.
     public func replaces(_ other: Cookie) -> Bool {
-        name == other.name && domain == other.domain && path == other.path
+        name.utf8.elementsEqual(other.name.utf8) && domain.utf8.elementsEqual(other.domain.utf8)
+            && path.utf8.elementsEqual(other.path.utf8)
     }
 
-    /// Whether it goes with a request to `url`: host (exactly when host-only, else the domain or a subdomain),
-    /// path (the same or below) and scheme (https only when secure).
+    /// Whether it goes with a request to `url` (RFC 6265 §5.4 step 1): host (identical when host-only, else
+    /// domain-matching), path (path-matching) and scheme (https only when secure). `HttpOnly` cookies go too.
     ///
     /// - Parameter url: The request's URL.
     /// - Returns: `true` when the cookie belongs in its `Cookie` header.
     public func matches(_ url: URL) -> Bool {
-        guard let parts = Self.parts(of: url) else { return false }
-        if isSecure && parts.scheme != "https" { return false }
-        let hostOK = isHostOnly ? parts.host == domain : Self.domainMatches(host: parts.host, domain: domain)
-        return hostOK && Self.pathMatches(requestPath: parts.path, cookiePath: path)
-    }
-
-    // MARK: RFC 6265 §5.1 rules
-
-    /// Scheme, lower-cased host, and the percent-encoded path (`/` when empty); `nil` without a host.
-    static func parts(of url: URL) -> (scheme: String, host: String, path: String)? {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let host = components.host, !host.isEmpty
-        else { return nil }
-        let path = components.percentEncodedPath
-        return (
-            HTTPToken.lowercasedASCII(components.scheme ?? ""), HTTPToken.lowercasedASCII(host),
-            path.isEmpty ? "/" : path
-        )
-    }
-
-    /// §5.1.3: identical, or `host` ends with `.domain` and is a name, not an IP address.
-    static func domainMatches(host: String, domain: String) -> Bool {
-        if host == domain { return true }
-        guard host.hasSuffix("." + domain) else { return false }
-        return !isIPAddress(host)
-    }
-
-    private static func isIPAddress(_ host: String) -> Bool {
-        host.contains(":") || host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
-    }
-
-    /// §5.1.4: the directory of the request path: `/` for `/` or `/x`, `/a/b` for `/a/b/c`.
-    static func defaultPath(_ path: String) -> String {
-        guard path.hasPrefix("/"), let last = path.lastIndex(of: "/"), last != path.startIndex else { return "/" }
-        return String(path[..<last])
-    }
-
-    /// §5.1.4: the same path, or a prefix ending in `/`, or a prefix followed by `/`.
-    static func pathMatches(requestPath: String, cookiePath: String) -> Bool {
-        if requestPath == cookiePath { return true }
-        guard requestPath.hasPrefix(cookiePath) else { return false }
-        return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).hasPrefix("/")
+        guard let target = CookieMatching.target(of: url) else { return false }
+        if isSecure && !target.isSecure { return false }
+        let hostOK =
+            isHostOnly
+            ? target.host.utf8.elementsEqual(domain.utf8)
+            : CookieMatching.domainMatches(host: target.host, domain: domain)
+        return hostOK && CookieMatching.pathMatches(requestPath: target.path, cookiePath: path)
     }
 }

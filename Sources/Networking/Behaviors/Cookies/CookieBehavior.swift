@@ -107,8 +107,11 @@ public struct CookieBehavior: RequestBehavior {
         }
     }
 
-    private func store(_ response: HTTPResponse, from url: URL) {
-        let lines = response.headerFields[values: .setCookie].flatMap(SetCookie.split)
+    /// `fieldsAreJoined`: whether the transport joined repeated `Set-Cookie` fields into one (then split by
+    /// ``SetCookieFieldSplitter/split(joined:)``); otherwise each field is one cookie, commas included.
+    private func store(_ response: HTTPResponse, from url: URL, fieldsAreJoined: Bool = false) {
+        let lines = SetCookieFieldSplitter.cookieStrings(
+            in: response.headerFields[values: .setCookie], fieldsAreJoined: fieldsAreJoined)
         guard !lines.isEmpty else { return }
         let now = clock.date()
         var cookies: [Cookie] = []

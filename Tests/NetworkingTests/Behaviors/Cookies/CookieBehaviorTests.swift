@@ -123,6 +123,21 @@ import Testing
         #expect(log.current == ["ignored a malformed Set-Cookie from api.example.test"])
     }
 
+    @Test func eachSetCookieFieldIsOneCookieAndAMalformedOneIsIgnoredAlone() async throws {
+        // RFC 6265 §5.2: a comma never splits a field; the malformed field costs only itself.
+        let fields = HTTPFields(
+            ["a=x, b=evil; Path=/", "junk", "ok=1; Path=/"].map { HTTPField(name: .setCookie, value: $0) })
+        let transport = MockTransport { request in
+            request.pathWithoutQueryForTests == "/v1/set"
+                ? Self.reply(request, 200, fields) : Self.reply(request, 200, body: request.headerFields[.cookie] ?? "")
+        }
+        let jar = InMemoryCookieJar()
+        let client = makeClient(transport: transport, behavior: .cookies(jar: jar))
+        _ = try await client.send(NetworkRequest<Data>(path: "/set"))
+        #expect(jar.all.map(\.name) == ["a", "ok"])
+        #expect(try await client.send(NetworkRequest<String>(path: "/echo")) == "a=x, b=evil; ok=1")
+    }
+
     @Test func placedOutsideCoalescingEachJarsCookieKeepsCallsApart() async throws {
         let gate = Gate()
         let transport = MockTransport { request in

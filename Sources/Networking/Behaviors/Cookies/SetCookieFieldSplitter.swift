@@ -1,0 +1,106 @@
+/// Turns the `Set-Cookie` fields of a response into one string per cookie, for ``SetCookie/parse(_:)``.
+///
+/// RFC 6265 §5.2 parses each `Set-Cookie` field as exactly one cookie, and §3 asks servers not to fold them, because
+/// a comma is an ordinary character of a cookie (`Expires=Wed, 09 Jun 2021 10:18:14 GMT`, or any value). So fields
+/// that arrive apart are never split:
+///
+/// ```swift
+/// SetCookieFieldSplitter.cookieStrings(in: ["a=x, b=evil"])                        // ["a=x, b=evil"]: one cookie
+/// SetCookieFieldSplitter.cookieStrings(in: ["a=1, b=2"], fieldsAreJoined: true)   // ["a=1", "b=2"]
+/// ```
+///
+/// Some transports can only deliver repeated fields joined into one with `", "` (FoundationNetworking on Linux
+/// does). For those, ``split(joined:)`` cuts the joined text only where a new cookie can start: at a comma followed by
+/// optional spaces, a name made of token characters (RFC 9110 `tchar`), optional spaces and `=`; and never at the
+/// comma after the weekday of an `Expires` date.
+///
+/// **Limitation**: the joined form is ambiguous, and no rule can undo it. A field whose value or attribute contains
+/// `, x=y` (`a=1, x=y` sent as one field) reads as two cookies, and a field whose name is not a token (`a b=1`) is
+/// glued to the field before it. Only a transport that keeps the fields apart is exact.
+public enum SetCookieFieldSplitter {
+    /// The cookie strings of a response's `Set-Cookie` field values.
+    ///
+    /// - Parameters:
+    ///   - fields: The values of every `Set-Cookie` field, in order.
+    ///   - fieldsAreJoined: Whether the transport joined repeated fields with commas; `false` by default: each
+    ///     field is then one cookie, commas included.
+    /// - Returns: One string per cookie: `fields` unchanged, or each field cut by ``split(joined:)``.
+    public static func cookieStrings(in fields: [String], fieldsAreJoined: Bool = false) -> [String] {
+        fieldsAreJoined ? fields.flatMap(split(joined:)) : fields
+    }
+
+    /// Cuts a value that joined several `Set-Cookie` fields with commas back into fields, as well as the joined form
+    /// allows (see the limitation above). Pieces lose their surrounding spaces; empty pieces are dropped.
+    ///
+    /// - Parameter joined: One or more `Set-Cookie` values joined with `,` or `", "`.
+    /// - Returns: The separate values.
+    public static func split(joined: String) -> [String] {
+        var joined = joined
+        return joined.withUTF8 { bytes in
+            var pieces: [String] = []
+            var pieceStart = 0
+            var attributeStart = 0
+            var attributeHasComma = false  // only the first comma of an attribute can follow a weekday
+            for index in bytes.indices {
+                switch bytes[index] {
+                case semicolon:
+                    attributeStart = index + 1
+                    attributeHasComma = false
+                case comma:
+                    let afterWeekday = !attributeHasComma && isWeekdayOfExpires(bytes[attributeStart..<index])
+                    attributeHasComma = true
+                    guard !afterWeekday, startsPair(bytes[(index + 1)...]) else { continue }
+                    append(bytes[pieceStart..<index], to: &pieces)
+                    pieceStart = index + 1
+                    attributeStart = pieceStart
+                    attributeHasComma = false
+                default:
+                    break
+                }
+            }
+            append(bytes[pieceStart...], to: &pieces)
+            return pieces
+        }
+    }
+
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static let comma = UInt8(ascii: ",")
+    private static let semicolon = UInt8(ascii: ";")
+    private static let equalsSign = UInt8(ascii: "=")
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+    /// Whether `rest` starts as a cookie pair does: optional spaces, a token, optional spaces, `=`.
+    private static func startsPair(_ rest: Bytes) -> Bool {
+        var index = rest.startIndex
+        while index < rest.endIndex, isSpace(rest[index]) { index += 1 }
+        let nameStart = index
+        while index < rest.endIndex, HTTPToken.isTokenByte(rest[index]) { index += 1 }
+        guard index > nameStart else { return false }
+        while index < rest.endIndex, isSpace(rest[index]) { index += 1 }
+        return index < rest.endIndex && rest[index] == equalsSign
+    }
+
+    /// Whether `attribute` (the text since the last `;`) is `Expires=` followed by letters only, as `Wed` before
+    /// the comma of `Expires=Wed, 09 Jun 2021 10:18:14 GMT`.
+    private static func isWeekdayOfExpires(_ attribute: Bytes) -> Bool {
+        guard let equals = attribute.firstIndex(of: equalsSign) else { return false }
+        let name = trim(attribute[..<equals])
+        let value = trim(attribute[(equals + 1)...])
+        return name.elementsEqual("expires".utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+            && !value.isEmpty && value.allSatisfy(isLetter)
+    }
+
+    private static func trim(_ bytes: Bytes) -> Bytes {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[first...(bytes.lastIndex(where: { !isSpace($0) }) ?? first)]
+    }
+
+    private static func append(_ piece: Bytes, to pieces: inout [String]) {
+        let text = trim(piece)
+        if !text.isEmpty { pieces.append(String(decoding: text, as: UTF8.self)) }
+    }
+}
