@@ -64,6 +64,9 @@ Redirects
     /cross-origin?key=K            on the first host: 302 to the second host's
                                    /echo with the same query; elsewhere: /echo
     /cookie-redirect?key=K&to=U    302 to U (verbatim) with "Set-Cookie: fault=K; Path=/"
+    /set-cookies?case=C            200 with raw Set-Cookie fields: ctl ("ctl=a\x01b" and
+                                   "ok=1"), comma (one field "x=1, session=evil"), expires
+                                   ("a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT" and "b=2")
 Socket faults
     /stall?ms=N                    read the request, send nothing, close (10000)
     /stall-before-read?ms=N        sleep before reading the request, then close
@@ -397,6 +400,25 @@ def cacheable(h):
     if etag and (etag in listed or "W/" + etag in listed or "*" in listed):
         return h.reply(304, b"", None, extra)
     h.reply_json(200, {"hit": h.attempt, "vary": h.headers.get(vary) if vary else None}, extra)
+
+
+SET_COOKIE_CASES = {
+    "ctl": ["ctl=a\x01b; Path=/", "ok=1; Path=/"],
+    "comma": ["x=1, session=evil; Path=/"],
+    "expires": ["a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT; Path=/", "b=2; Path=/"],
+}
+
+
+@route(r"/set-cookies")
+def set_cookies(h):
+    body = b'{"set": true}'
+    h.send_response(200)
+    for value in SET_COOKIE_CASES.get(h.query.get("case", ""), []):
+        h.send_header("Set-Cookie", value)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(len(body)))
+    h.end_headers()
+    h.wfile.write(body)
 
 
 # ------------------------------------------------------------------ redirects

@@ -63,14 +63,20 @@ extension HTTPFields {
 
 extension HTTPResponse {
     /// Converts a Foundation `HTTPURLResponse`: status, header fields (sorted by name, as Foundation keeps them in
-    /// a dictionary) and URL.
+    /// a dictionary; `Set-Cookie`, which Foundation joins, cut back into one field per cookie) and URL.
     ///
     /// - Parameter response: The response head to convert.
     public init(_ response: HTTPURLResponse) {
         var fields = HTTPFields()
         let pairs = response.allHeaderFields.map { ("\($0.key)", "\($0.value)") }.sorted { $0.0 < $1.0 }
         fields.reserveCapacity(pairs.count)
-        for (name, value) in pairs { fields.append(HTTPField(name: HTTPField.Name(name), value: value)) }
+        for (name, value) in pairs {
+            let name = HTTPField.Name(name)
+            // Foundation joins repeated fields with ", "; Set-Cookie fields are cut apart again (RFC 6265 §3), each
+            // admitted alone, so a malformed one never takes its neighbours with it.
+            let values = name == .setCookie ? SetCookieFieldSplitter.split(joined: value) : [value]
+            for value in values { fields.append(HTTPField(name: name, value: value)) }
+        }
         self.init(status: Status(code: response.statusCode), headerFields: fields, url: response.url)
     }
 }

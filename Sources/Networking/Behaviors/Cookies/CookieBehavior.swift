@@ -107,11 +107,10 @@ public struct CookieBehavior: RequestBehavior {
         }
     }
 
-    /// `fieldsAreJoined`: whether the transport joined repeated `Set-Cookie` fields into one (then split by
-    /// ``SetCookieFieldSplitter/split(joined:)``); otherwise each field is one cookie, commas included.
-    private func store(_ response: HTTPResponse, from url: URL, fieldsAreJoined: Bool = false) {
-        let lines = SetCookieFieldSplitter.cookieStrings(
-            in: response.headerFields[values: .setCookie], fieldsAreJoined: fieldsAreJoined)
+    /// Each `Set-Cookie` field is one cookie, commas included (RFC 6265 §5.2): every transport delivers them apart
+    /// (the URL session transport splits what Foundation joined before the behaviors see it).
+    private func store(_ response: HTTPResponse, from url: URL) {
+        let lines = response.headerFields[values: .setCookie]
         guard !lines.isEmpty else { return }
         let now = clock.date()
         var cookies: [Cookie] = []

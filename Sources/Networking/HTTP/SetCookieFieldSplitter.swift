@@ -9,15 +9,16 @@
 /// SetCookieFieldSplitter.cookieStrings(in: ["a=1, b=2"], fieldsAreJoined: true)   // ["a=1", "b=2"]
 /// ```
 ///
-/// Some transports can only deliver repeated fields joined into one with `", "` (FoundationNetworking on Linux
-/// does). For those, ``split(joined:)`` cuts the joined text only where a new cookie can start: at a comma followed by
+/// Foundation's `HTTPURLResponse` can only hold repeated fields joined into one with `", "`, on every platform: the
+/// URL session transport splits `Set-Cookie` back into fields with ``split(joined:)`` before a behavior sees it, and
+/// admits each piece alone (a piece with a control character is dropped, its neighbours kept). ``split(joined:)`` cuts the joined text only where a new cookie can start: at a comma followed by
 /// optional spaces, a name made of token characters (RFC 9110 `tchar`), optional spaces and `=`; and never at the
 /// comma after the weekday of an `Expires` date.
 ///
 /// **Limitation**: the joined form is ambiguous, and no rule can undo it. A field whose value or attribute contains
 /// `, x=y` (`a=1, x=y` sent as one field) reads as two cookies, and a field whose name is not a token (`a b=1`) is
 /// glued to the field before it. Only a transport that keeps the fields apart is exact.
-public enum SetCookieFieldSplitter {
+package enum SetCookieFieldSplitter {
     /// The cookie strings of a response's `Set-Cookie` field values.
     ///
     /// - Parameters:
@@ -25,7 +26,7 @@ public enum SetCookieFieldSplitter {
     ///   - fieldsAreJoined: Whether the transport joined repeated fields with commas; `false` by default: each
     ///     field is then one cookie, commas included.
     /// - Returns: One string per cookie: `fields` unchanged, or each field cut by ``split(joined:)``.
-    public static func cookieStrings(in fields: [String], fieldsAreJoined: Bool = false) -> [String] {
+    package static func cookieStrings(in fields: [String], fieldsAreJoined: Bool = false) -> [String] {
         fieldsAreJoined ? fields.flatMap(split(joined:)) : fields
     }
 
@@ -34,7 +35,7 @@ public enum SetCookieFieldSplitter {
     ///
     /// - Parameter joined: One or more `Set-Cookie` values joined with `,` or `", "`.
     /// - Returns: The separate values.
-    public static func split(joined: String) -> [String] {
+    package static func split(joined: String) -> [String] {
         var joined = joined
         return joined.withUTF8 { bytes in
             var pieces: [String] = []
