@@ -49,10 +49,12 @@ strict: ## Build everything, tests included, with warnings as errors
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
 docs: ## Build the DocC documentation (toolchain docc, no plugin); fails on any DocC warning
-	@# Symbol graphs from a build of its own (other flags would invalidate the everyday build), then docc.
-	@mkdir -p .build/docs/symbol-graphs
-	$(SWIFT) build --scratch-path .build/docs --target Networking -Xswiftc -emit-symbol-graph \
-		-Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs
+	@# Symbol graphs of every module from a build of its own (a fresh one: an incremental build emits no graph
+	@# for a module it does not recompile, and other flags would invalidate the everyday build), then one archive.
+	@rm -rf .build/docs && mkdir -p .build/docs/symbol-graphs
+	@for target in Networking NetworkingTesting; do \
+		$(SWIFT) build -q --scratch-path .build/docs --target $$target -Xswiftc -emit-symbol-graph \
+			-Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs || exit 1; done
 	docc convert Sources/Networking/Networking.docc --additional-symbol-graph-dir .build/docs/symbol-graphs \
 		--fallback-display-name Networking --fallback-bundle-identifier networking \
 		--output-path .build/docs/Networking.doccarchive --warnings-as-errors

@@ -1,18 +1,19 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 extension MockResponse {
     /// How a streamed mock body ends after its last chunk.
     public enum StreamEnd: Sendable {
         /// The body is complete.
         case finish
-        /// The transfer fails with this error (a ``TransportError`` stands for a cut connection).
+        /// The transfer fails with this error (a `TransportError` stands for a cut connection).
         case fail(any Error)
         /// No more bytes ever come: the client's idle time-out or a cancellation ends it.
         case stall
     }
 
-    /// A body that arrives in `chunks`, for ``NetworkClient/stream(_:behavior:)`` and downloads:
+    /// A body that arrives in `chunks`, for `NetworkClient/stream(_:behavior:)` and downloads:
     /// `.streamed([Data("a".utf8), Data("b".utf8)], every: .seconds(1))`.
     ///
     /// With `every`, each chunk comes that long after the previous one (after the head for the first), on the

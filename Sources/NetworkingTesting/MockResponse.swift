@@ -1,5 +1,6 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 /// One scripted answer of a ``MockTransport``: a typed value, raw bytes, a bare status, or an error.
 ///
@@ -13,7 +14,7 @@ import Networking
 /// ```
 public struct MockResponse: Sendable {
     /// What the body is made of.
-    enum Body: Sendable {
+    package enum Body: Sendable {
         case none
         case data(Data)
         case value(any Encodable & Sendable)
@@ -29,9 +30,9 @@ public struct MockResponse: Sendable {
     /// How long the mock waits, on its clock, before answering or throwing.
     public var delay: Duration?
     /// The body.
-    var body: Body
+    package var body: Body
 
-    init(status: Int, headers: HTTPFields, body: Body, error: (any Error)? = nil) {
+    package init(status: Int, headers: HTTPFields, body: Body, error: (any Error)? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -83,7 +84,7 @@ public struct MockResponse: Sendable {
 
     /// Throws `error` instead of answering, as a transport does when no response came.
     ///
-    /// - Parameter error: A ``TransportError``, a `URLError`, `CancellationError` or any error of your own.
+    /// - Parameter error: A `TransportError`, a `URLError`, `CancellationError` or any error of your own.
     public static func failure(_ error: any Error) -> MockResponse {
         MockResponse(status: 0, headers: [:], body: .none, error: error)
     }
@@ -96,7 +97,7 @@ public struct MockResponse: Sendable {
 
     /// `503 Service Unavailable`, with `Retry-After: <seconds>` when given.
     ///
-    /// - Parameter retryAfter: The value of the `Retry-After` header in seconds; `nil` for no header.
+    /// - Parameter seconds: The value of the `Retry-After` header in seconds; `nil` for no header.
     public static func serviceUnavailable(retryAfter seconds: Int? = nil) -> MockResponse {
         .status(503, headers: seconds.map { [.retryAfter: "\($0)"] } ?? [:])
     }
@@ -143,7 +144,7 @@ public struct MockResponse: Sendable {
     }
 
     /// A short description for failure messages: `200 <User>`, `503`, `throws TransportError`.
-    var summary: String {
+    package var summary: String {
         if let error { return "throws \(type(of: error))" }
         switch body {
         case .value(let value): return "\(status) <\(type(of: value))>"

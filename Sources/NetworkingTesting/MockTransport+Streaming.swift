@@ -1,12 +1,13 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 /// Streamed bodies: a `.streamed` stub is produced chunk by chunk on the transport's clock, respecting the reader's
 /// backpressure. The producing task ends with the stream (finished, failed, cancelled or dropped):
 /// ``openStreamCount`` counts those still running.
 extension MockTransport {
     /// The head and the arriving body of a `.streamed` stub; `nil` for any other answer.
-    func streamed(_ mock: MockResponse, to request: HTTPRequest) throws -> (HTTPResponse, HTTPBody)? {
+    package func streamed(_ mock: MockResponse, to request: HTTPRequest) throws -> (HTTPResponse, HTTPBody)? {
         guard case .chunks(let chunks, let interval, let end) = mock.body else { return nil }
         if let error = mock.error { throw error }
         let head = HTTPResponse(status: .init(code: mock.status), headerFields: mock.headers, url: request.url)

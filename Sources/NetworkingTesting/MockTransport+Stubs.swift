@@ -1,5 +1,6 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 extension MockTransport {
     /// Answers requests matching `method` and `path` with `response`, then each of `more` in turn; the last answer

@@ -1,7 +1,8 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
-/// An in-memory ``HTTPTransport`` for tests: answers from stubs (typed values, raw bytes, scripts, handlers) or
+/// An in-memory `HTTPTransport` for tests: answers from stubs (typed values, raw bytes, scripts, handlers) or
 /// from one closure, and records every attempt that reached it.
 ///
 /// Each mock is an instance with its own stubs and records, so tests running in parallel never share state.
@@ -28,7 +29,7 @@ public final class MockTransport: HTTPTransport {
     /// The clock that ``MockResponse/delayed(by:)`` waits on.
     public let clock: any NetworkClock
     private let fallback: Handler?
-    let state = LockedBox(State())
+    package let state = LockedBox(State())
 
     /// Creates a mock that answers from its stubs only.
     ///
@@ -76,12 +77,12 @@ public final class MockTransport: HTTPTransport {
     }
 
     /// What answers `request`: a stub's response (after its delay), or the fallback handler's answer.
-    enum Resolution {
+    package enum Resolution {
         case mock(MockResponse)
         case direct(HTTPResponse, Data)
     }
 
-    func resolve(_ request: HTTPRequest) async throws -> Resolution {
+    package func resolve(_ request: HTTPRequest) async throws -> Resolution {
         let recorded = RecordedRequest(request, body: await RecordedRequest.capture(request.body))
         let action = state.withLock { state in
             state.records.append(recorded)
@@ -132,14 +133,14 @@ public final class MockTransport: HTTPTransport {
 
 extension MockTransport {
     /// What `send` does for one request, decided under the lock.
-    enum Action {
+    package enum Action {
         case respond(MockResponse)
         case handle(StubHandler)
         case unmatched([String])
     }
 
     /// One stub: what it matches, what it answers, and how many times it answered.
-    struct Stub {
+    package struct Stub {
         enum Source {
             case script([MockResponse])
             case handler(StubHandler)
@@ -151,7 +152,7 @@ extension MockTransport {
     }
 
     /// The mock's mutable state, kept in a `LockedBox`.
-    struct State {
+    package struct State {
         var stubs: [Stub] = []
         var records: [RecordedRequest] = []
         /// Streamed bodies still being produced.

@@ -1,5 +1,6 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 /// One part of a recorded `multipart/form-data` body, decoded by ``RecordedRequest/formParts()`` for assertions.
 public struct RecordedFormPart: Sendable, Hashable {
@@ -38,7 +39,7 @@ public struct RecordedFormPart: Sendable, Hashable {
 
     /// Splits `body` at `boundary` (RFC 7578, RFC 2046 §5.1) into parts.
     /// - Throws: ``DecodingError`` when the body does not follow the format.
-    static func decode(_ body: Data, boundary: String) throws -> [RecordedFormPart] {
+    package static func decode(_ body: Data, boundary: String) throws -> [RecordedFormPart] {
         let bytes = [UInt8](body)
         let delimiter = Array("--\(boundary)".utf8)
         let separator = Array("\r\n--\(boundary)".utf8)

@@ -1,5 +1,6 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 /// One attempt that reached a ``MockTransport``, as sent after every behavior ran, with helpers for assertions.
 ///
@@ -27,14 +28,14 @@ public struct RecordedRequest: Sendable {
     }
 
     /// Wraps `request` with the bytes of its body, read when it was recorded.
-    init(_ request: HTTPRequest, body: Data?) {
+    package init(_ request: HTTPRequest, body: Data?) {
         self.request = request
         self.capturedBody = body
     }
 
     /// The bytes of `body` a mock can read without consuming it: bytes, a file's contents, or a restartable
     /// producer read once more; `nil` otherwise.
-    static func capture(_ body: HTTPBody) async -> Data? {
+    package static func capture(_ body: HTTPBody) async -> Data? {
         if let data = body.data { return data.isEmpty ? nil : data }
         if let file = body.fileURL { return try? Data(contentsOf: file) }
         guard body.isReplayable else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 /// A shared, ordered list of events, written by ``RecordingBehavior``s and read by tests.
 public final class EventLog: Sendable {
@@ -21,7 +22,7 @@ public final class EventLog: Sendable {
 /// hook pairing.
 ///
 /// Events: `name.modify`, `name.beforeSend`, `name.afterSuccess(<status>)`, `name.afterFailure(<error>)`, where
-/// `<error>` is `cancelled`, a ``NetworkError`` kind such as `unacceptableStatus(500)`, or the error's type name.
+/// `<error>` is `cancelled`, a `NetworkError` kind such as `unacceptableStatus(500)`, or the error's type name.
 public struct RecordingBehavior: RequestBehavior {
     /// The name written before each event.
     public let name: String
@@ -38,7 +39,7 @@ public struct RecordingBehavior: RequestBehavior {
     ///   - name: The name written before each event.
     ///   - log: Where events go.
     ///   - additionalHeaders: Headers to add, to test merge precedence.
-    ///   - placement: Where it runs in the chain; ``BehaviorPlacement/modification`` by default.
+    ///   - placement: Where it runs in the chain; `BehaviorPlacement/modification` by default.
     public init(
         _ name: String, log: EventLog, additionalHeaders: [String: String] = [:],
         placement: BehaviorPlacement = .modification

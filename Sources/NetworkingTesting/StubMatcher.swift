@@ -1,5 +1,6 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
 /// Which requests a stub of ``MockTransport`` answers: a method, a path pattern and optional query items.
 ///
@@ -45,7 +46,7 @@ public struct StubMatcher: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Orders matches: more query items, then more literal segments, is more specific.
-    var specificity: Int {
+    package var specificity: Int {
         query.count * 1_000 + PathPattern(path).literalSegmentCount
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Networking
+import NetworkingHTTP
+import NetworkingCore
 
-/// A ``NetworkClock`` in virtual time, for testing timeouts, back-off and durations without sleeping.
+/// A `NetworkClock` in virtual time, for testing timeouts, back-off and durations without sleeping.
 ///
 /// In the default `.automatic` mode a sleep returns at once and moves the clock forward by its duration, so a
 /// retry sequence with back-off runs instantly while ``sleeps`` records each wait. In `.manual` mode a sleep
@@ -10,7 +11,7 @@ import Networking
 ///
 /// Timers (``schedule(after:_:)``, which every time limit of the client uses) fire when virtual time passes their
 /// end: in `.manual` mode on ``advance(by:)``, in `.automatic` mode also when a sleep moves the clock. Given to
-/// ``NetworkClient/Configuration/clock``, either mode drives the client's attempt timeouts, deadlines and idle limits
+/// `NetworkClient/Configuration/clock`, either mode drives the client's attempt timeouts, deadlines and idle limits
 /// through the same code as the system clock; in `.automatic` mode a back-off that sleeps past a limit ends it.
 public final class TestClock: NetworkClock {
     /// How sleeps behave.

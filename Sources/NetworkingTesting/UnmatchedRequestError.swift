@@ -1,6 +1,9 @@
+import NetworkingHTTP
+import NetworkingCore
+
 /// Thrown by a ``MockTransport`` when a request matches none of its stubs and the mock has no fallback handler.
 ///
-/// The client reports it as a ``Networking/NetworkError`` of kind `transport(other)` whose message is this error's
+/// The client reports it as a `Networking/NetworkError` of kind `transport(other)` whose message is this error's
 /// description and whose `underlyingError` is this error, so a failing test says at once what was asked and what
 /// was stubbed:
 /// ```

@@ -4,6 +4,16 @@ import NetworkingTesting
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 // README.md's metrics example, verbatim: compiled here and checked against README.md below.
 func metricsReadmeExample() -> NetworkClient {

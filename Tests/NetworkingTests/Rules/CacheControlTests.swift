@@ -2,6 +2,16 @@ import Foundation
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 /// `Cache-Control` parsing (RFC 9111 §5.2): directives, arguments, repeats and malformed values, as a table.
 @Suite struct CacheControlTests {

@@ -1,7 +1,18 @@
 import Foundation
+import NetworkingTesting
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 /// Conditional requests, 304 selection and the 304 header merge (RFC 9111 §3.2, §4.3), as tables.
 @Suite struct CacheValidationTests {

@@ -2,6 +2,16 @@ import Foundation
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 /// The shared HTTP-date parser (RFC 9110 §5.6.7): the three forms, impossible dates, and hostile text.
 @Suite struct HTTPDateTests {

@@ -120,7 +120,7 @@ import Testing
         let (stream, continuation) = HTTPBody.makeStream()
         let first = Task { try await stream.reduce(0) { $0 + $1.count } }
         await BehaviorFakes.waitUntil { stream.buffer?.hasWaitingReader == true }
-        await #expect(throws: TransportError.self) { for try await _ in stream {} }
+        await #expect(throws: HTTPBody.SecondReaderError.self) { for try await _ in stream {} }
         continuation.yield(Data("ab".utf8))
         continuation.finish()
         #expect(try await first.value == 2)

@@ -1,6 +1,16 @@
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 /// The hand-over races of `ConcurrencyLimitPartition`, step by step: a slot that reaches a waiter before it has
 /// suspended, and a waiter that gives up at that moment.

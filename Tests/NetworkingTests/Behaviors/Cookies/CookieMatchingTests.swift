@@ -2,6 +2,16 @@ import Foundation
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 /// RFC 6265 §5.1.3 (domain matching) and §5.1.4 (default-path and path-match): one row per rule. Listed in
 /// `Networking.docc/Conformance.md`.

@@ -2,6 +2,16 @@ import Foundation
 import Testing
 
 @testable import Networking
+@testable import NetworkingHTTP
+@testable import NetworkingCore
+@testable import NetworkingTLS
+@testable import NetworkingURLSession
+@testable import NetworkingAuth
+@testable import NetworkingResilience
+@testable import NetworkingHTTPCache
+@testable import NetworkingCookies
+@testable import NetworkingObservability
+@testable import NetworkingTransfers
 
 /// The folder store: survives a new instance, drops corrupt files, trims to its limit.
 @Suite struct DiskCacheStoreTests {

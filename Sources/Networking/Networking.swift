@@ -1,0 +1,10 @@
+@_exported import NetworkingAuth
+@_exported import NetworkingCookies
+@_exported import NetworkingCore
+@_exported import NetworkingHTTP
+@_exported import NetworkingHTTPCache
+@_exported import NetworkingObservability
+@_exported import NetworkingResilience
+@_exported import NetworkingTLS
+@_exported import NetworkingTransfers
+@_exported import NetworkingURLSession

@@ -1,0 +1,137 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+/// Sends a refreshable credential, and refreshes it once for everyone when it expires or the server answers 401.
+///
+/// ```swift
+/// let auth = TokenRefreshBehavior(
+///     initial: AccessCredential(token: savedToken, expiresAt: savedExpiry),
+///     refresher: ClosureTokenRefresher { _ in try await AuthAPI.refresh() }
+/// )
+/// let client = NetworkClient(baseURL: api, behavior: CombinedBehavior([.retry(), auth]))
+/// ```
+///
+/// - **Single flight.** However many calls meet a 401 or an expired credential at once, the refresher runs once;
+///   every waiting call is replayed with the new credential, or receives the same
+///   ``TokenRefreshError/refreshFailed(_:)``.
+/// - **Versioned.** A call rejected with a credential that another call has already replaced uses the newer one
+///   without refreshing again.
+/// - **Replay once.** A call is replayed at most once; a 401 on the replay is returned to the caller.
+/// - **Loop guard.** At most ``Configuration/maximumRefreshes`` refreshes per ``Configuration/window``; beyond that
+///   calls fail with ``TokenRefreshError/refreshLimitReached(limit:window:)`` without asking the refresher.
+/// - **Cancellation.** Cancelling a waiting call never cancels the refresh the others wait for.
+/// - **Time limits.** Waiting for a refresh is part of the attempt: it ends with `NetworkError` of kind
+///   `timedOut(.call)` when the call's deadline passes first, or `timedOut(.attempt)` when the attempt timeout
+///   does (a retry behavior outside may then wait again for the same refresh, within its own limits). The refresh
+///   itself goes on for the calls still waiting.
+/// - **Sensitive.** The header is marked sensitive: redacted in logs and error texts, and removed when a redirect
+///   leaves the origin.
+///
+/// Place it inside `.retry()` so every attempt carries the current credential. It sets the header itself: use it
+/// instead of `AuthorizationBehavior`, not with it.
+public final class TokenRefreshBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/credentials``: each attempt carries the current credential.
+    public var placement: BehaviorPlacement { .credentials }
+
+    /// How the behavior sends and refreshes the credential.
+    public struct Configuration: Sendable {
+        /// Which header carries the credential, and how: ``AuthorizationScheme/bearer`` (`Authorization: Bearer
+        /// <token>`) by default; ``AuthorizationScheme/custom(header:prefix:)`` for anything else.
+        public var scheme: AuthorizationScheme = .bearer
+        /// The status that means "credential rejected". Default: 401, as RFC 9110 defines it.
+        public var rejectionStatus: Int = 401
+        /// A credential expiring within this time is refreshed before use. Default: 30 s, to cover clock skew
+        /// and the time a request takes.
+        public var leeway: Duration = .seconds(30)
+        /// The most refreshes allowed within ``window``. Default: 3, enough for genuine expiries, small enough to
+        /// stop a server that rejects every fresh credential.
+        public var maximumRefreshes: Int = 3
+        /// The window of the loop guard. Default: 60 s.
+        public var window: Duration = .seconds(60)
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    private let coordinator: CredentialCoordinator
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - initial: The credential to start with; `nil` makes the first call refresh.
+    ///   - refresher: Obtains new credentials.
+    ///   - clock: The clock for expiry and the loop guard.
+    ///   - configuration: Header, scheme and limits.
+    public init(
+        initial: AccessCredential?,
+        refresher: any TokenRefresher,
+        clock: any NetworkClock = SystemClock(),
+        configuration: Configuration = Configuration()
+    ) {
+        self.configuration = configuration
+        self.coordinator = CredentialCoordinator(
+            initial: initial, refresher: refresher, clock: clock, leeway: configuration.leeway,
+            maximumRefreshes: configuration.maximumRefreshes, window: configuration.window)
+    }
+
+    /// The credential in use now.
+    public var credential: AccessCredential? { coordinator.current }
+
+    /// How many calls wait for the refresh in flight; for tests that must act once every call has joined.
+    package var waitingCallCount: Int { coordinator.waitingCount }
+
+    /// Sends the request with a usable credential; on a rejection, refreshes (or joins a refresh) and replays once.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the outer behaviors left it.
+    ///   - context: The call's context; its time limits bound any wait for a refresh.
+    ///   - next: The rest of the chain.
+    /// - Returns: The response of the first attempt, or of the replay after a refresh.
+    /// - Throws: What `next` threw; ``TokenRefreshError`` (inside a `behavior` error); `timedOut` while waiting.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let coordinator = coordinator
+        let (usable, rejected) = coordinator.usableNow()
+        let (credential, version) =
+            if let usable { usable } else {
+                try await context.withTimeLimits(waitingFor: "the credential refresh") {
+                    try await coordinator.refreshed(after: rejected)
+                }
+            }
+        do {
+            return try await next(authorized(request, with: credential))
+        } catch let error as NetworkError where error.kind == .unacceptableStatus(configuration.rejectionStatus) {
+            let (fresh, _) = try await context.withTimeLimits(waitingFor: "the credential refresh") {
+                try await coordinator.refreshed(after: version)
+            }
+            return try await next(authorized(request, with: fresh))
+        }
+    }
+
+    private func authorized(_ request: HTTPRequest, with credential: AccessCredential) -> HTTPRequest {
+        var request = request
+        request.headerFields[sensitive: configuration.scheme.headerName] =
+            configuration.scheme.headerValue(for: credential.token)
+        return request
+    }
+}
+
+extension RequestBehavior where Self == TokenRefreshBehavior {
+    /// A behavior that sends a refreshable credential and refreshes it once for all calls on 401 or expiry.
+    ///
+    /// - Parameters:
+    ///   - initial: The credential to start with.
+    ///   - clock: The clock for expiry and the loop guard.
+    ///   - refresh: Obtains a new credential from the one being replaced.
+    public static func tokenRefresh(
+        initial: AccessCredential?,
+        clock: any NetworkClock = SystemClock(),
+        refresh: @escaping @Sendable (AccessCredential?) async throws -> AccessCredential
+    ) -> TokenRefreshBehavior {
+        TokenRefreshBehavior(initial: initial, refresher: ClosureTokenRefresher(refresh), clock: clock)
+    }
+}

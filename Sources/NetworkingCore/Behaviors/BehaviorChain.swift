@@ -1,0 +1,169 @@
+import Foundation
+import NetworkingHTTP
+
+/// The flattened list of behaviors a call runs through, ordered by ``BehaviorPlacement``, and the folding of them
+/// around a terminal handler.
+package struct BehaviorChain: Sendable {
+    /// The leaf behaviors, outermost first: `EmptyBehavior`s dropped, `CombinedBehavior`s expanded, sorted by
+    /// placement (the order given kept within a placement).
+    package let behaviors: [any RequestBehavior]
+    /// An override found among client-wide behaviors, where it can act on nothing: the client refuses its calls.
+    package let misplacedOverride: BehaviorOverride?
+    /// Whether a behavior of the wire stage (a cache, coalescing) is in the chain.
+    package var hasWireStage: Bool { behaviors.last?.placement.stage == .wire }
+
+    /// Flattens `behaviors` and orders them by placement.
+    package init(_ behaviors: [any RequestBehavior]) {
+        var leaves: [any RequestBehavior] = []
+        for behavior in behaviors { Self.appendLeaves(of: behavior, to: &leaves) }
+        self.misplacedOverride = leaves.lazy.compactMap { $0 as? BehaviorOverride }.first
+        self.behaviors = Self.ordered(leaves.filter { !($0 is BehaviorOverride) })
+    }
+
+    /// The chain of one call: the client-wide chain (flattened and ordered once, when the client is built), edited
+    /// by the per-request behavior's ``BehaviorOverride``s, merged with the per-request behavior's other leaves by
+    /// placement. Within one placement, client-wide behaviors run outside per-request ones.
+    package init(clientWide: BehaviorChain, perRequest: any RequestBehavior) {
+        misplacedOverride = nil
+        var outer = clientWide.behaviors
+        if perRequest is EmptyBehavior {
+            self.behaviors = outer
+            return
+        }
+        var inner: [any RequestBehavior] = []
+        Self.appendLeaves(of: perRequest, to: &inner)
+        var rest: [any RequestBehavior] = []
+        for leaf in inner {
+            guard let override = leaf as? BehaviorOverride else {
+                rest.append(leaf)
+                continue
+            }
+            switch override.action {
+            case .remove:
+                outer.removeAll(where: override.matches)
+            case .replace(let replacement):
+                // One replacement, in the place of the first match; the other matches go (a family has several).
+                if let first = outer.firstIndex(where: override.matches) {
+                    outer[first] = replacement
+                    outer = outer.enumerated().filter { $0.offset == first || !override.matches($0.element) }
+                        .map(\.element)
+                } else {
+                    rest.append(replacement)
+                }
+            }
+        }
+        self.behaviors = Self.merge(Self.ordered(outer), Self.ordered(rest))
+    }
+
+    private static func appendLeaves(of behavior: any RequestBehavior, to leaves: inout [any RequestBehavior]) {
+        if behavior is EmptyBehavior { return }
+        if let combined = behavior as? CombinedBehavior {
+            for inner in combined.behaviors { appendLeaves(of: inner, to: &leaves) }
+        } else {
+            leaves.append(behavior)
+        }
+    }
+
+    /// `leaves` sorted by placement, stably: behaviors of one placement keep their order.
+    private static func ordered(_ leaves: [any RequestBehavior]) -> [any RequestBehavior] {
+        guard leaves.count > 1 else { return leaves }
+        let placements = leaves.map(\.placement)
+        if zip(placements, placements.dropFirst()).allSatisfy({ $0 <= $1 }) { return leaves }
+        return leaves.indices.sorted { lhs, rhs in
+            placements[lhs] == placements[rhs] ? lhs < rhs : placements[lhs] < placements[rhs]
+        }.map { leaves[$0] }
+    }
+
+    /// Two ordered lists as one, `outer`'s behaviors before `inner`'s of the same placement.
+    private static func merge(_ outer: [any RequestBehavior], _ inner: [any RequestBehavior]) -> [any RequestBehavior] {
+        guard !outer.isEmpty else { return inner }
+        guard !inner.isEmpty else { return outer }
+        var merged: [any RequestBehavior] = []
+        merged.reserveCapacity(outer.count + inner.count)
+        var (i, j) = (0, 0)
+        while i < outer.count, j < inner.count {
+            if outer[i].placement <= inner[j].placement {
+                merged.append(outer[i])
+                i += 1
+            } else {
+                merged.append(inner[j])
+                j += 1
+            }
+        }
+        merged.append(contentsOf: outer[i...])
+        merged.append(contentsOf: inner[j...])
+        return merged
+    }
+
+    /// A handler that runs the request through every behavior, outermost first, and then `terminal`.
+    ///
+    /// - Parameters:
+    ///   - context: The call's context.
+    ///   - builtRequest: The request as the client built it, for errors; `nil` inside a `CombinedBehavior`.
+    ///   - beforeWire: Applied to the request just before the first behavior of the wire stage, so a cache or
+    ///     coalescing decides on the request exactly as it will be sent; `nil` inside a `CombinedBehavior`.
+    ///   - terminal: The innermost handler.
+    package func handler(
+        context: RequestContext, builtRequest: HTTPRequest?,
+        beforeWire: (@Sendable (HTTPRequest) throws -> HTTPRequest)? = nil,
+        terminal: @escaping NextHandler
+    ) -> NextHandler {
+        // One object holds what every level needs, so each level's closure captures one reference rather than a copy
+        // of the context and the request.
+        guard !behaviors.isEmpty else { return terminal }
+        let call = Call(context: context, builtRequest: builtRequest)
+        var next = terminal
+        var wireStarted = false
+        for behavior in behaviors.reversed() {
+            if let beforeWire, wireStarted, behavior.placement.stage != .wire {
+                let inner = next
+                next = { request in try await inner(try beforeWire(request)) }
+                wireStarted = false
+            }
+            if behavior.placement.stage == .wire { wireStarted = true }
+            let inner = next
+            next = { request in
+                try await Self.run(behavior, request, call, inner)
+            }
+        }
+        if let beforeWire, wireStarted {
+            let inner = next
+            next = { request in try await inner(try beforeWire(request)) }
+        }
+        return next
+    }
+
+    /// What every level of one call's chain shares.
+    private final class Call: Sendable {
+        let context: RequestContext
+        let builtRequest: HTTPRequest?
+
+        init(context: RequestContext, builtRequest: HTTPRequest?) {
+            self.context = context
+            self.builtRequest = builtRequest
+        }
+    }
+
+    /// Runs one behavior; an error it throws of its own becomes a ``NetworkError`` naming the behavior. Inlined
+    /// into each level's closure, so a level costs one async frame, not two.
+    @inline(__always)
+    private static func run(
+        _ behavior: any RequestBehavior,
+        _ request: HTTPRequest,
+        _ call: Call,
+        _ next: @escaping NextHandler
+    ) async throws -> (HTTPResponse, HTTPResponse.Body) {
+        do {
+            return try await behavior.intercept(request, context: call.context, next: next)
+        } catch let error as NetworkError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            let name = String(describing: type(of: behavior))
+            throw NetworkError(
+                .behavior(name), requestName: call.context.requestName,
+                message: "\(name) failed: \(error)", builtRequest: call.builtRequest, underlyingError: error)
+        }
+    }
+}

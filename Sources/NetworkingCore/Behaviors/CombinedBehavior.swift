@@ -1,0 +1,40 @@
+import Foundation
+import NetworkingHTTP
+
+/// Several behaviors run as one, the first outermost.
+///
+/// In `CombinedBehavior([a, b, c])` the request passes `a`, then `b`, then `c` on its way to the transport and
+/// the outcome returns through `c`, `b`, `a`. Nested combinations flatten: the client runs the leaves.
+public struct CombinedBehavior: RequestBehavior {
+    /// The behaviors, outermost first.
+    public let behaviors: [any RequestBehavior]
+
+    /// Combines `behaviors`, outermost first.
+    public init(_ behaviors: [any RequestBehavior]) {
+        self.behaviors = behaviors
+    }
+
+    /// Runs the request through every behavior in order, then `next`.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        // The composed handler lives only for this call, so `next` does not really escape.
+        try await withoutActuallyEscaping(next) { next in
+            try await BehaviorChain(behaviors).handler(context: context, builtRequest: nil, terminal: next)(request)
+        }
+    }
+
+    /// Every behavior's headers; for the same name, the innermost behavior's value wins.
+    public var additionalHeaders: [String: String] {
+        behaviors.reduce(into: [:]) { merged, behavior in
+            merged.merge(behavior.additionalHeaders) { _, inner in inner }
+        }
+    }
+}
+
+extension RequestBehavior where Self == CombinedBehavior {
+    /// Several behaviors run as one, the first outermost.
+    public static func combined(_ behaviors: [any RequestBehavior]) -> CombinedBehavior {
+        CombinedBehavior(behaviors)
+    }
+}

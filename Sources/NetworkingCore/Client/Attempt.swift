@@ -1,0 +1,191 @@
+import Foundation
+import NetworkingHTTP
+
+/// One attempt of a call, the innermost handler of its chain, and the one pipeline every form of response goes
+/// through: check the request as behaviors left it; send it through the transport, following redirects hop by hop
+/// under ``RedirectState``'s rules; check the status; then, for a buffered call, read the whole body within the
+/// limit, or, for a stream or a download, hand the body on under an idle limit.
+///
+/// The time limit (the attempt timeout, or the time left before the call's deadline if that is shorter) covers
+/// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``.
+package struct Attempt: Sendable {
+    package let name: String
+    package let builtRequest: HTTPRequest
+    package let transport: any HTTPTransport
+    package let clock: any NetworkClock
+    package let timeout: Duration
+    package let deadline: CallDeadline?
+    package let acceptable: Set<Int>
+    package let sensitiveHeaderNames: Set<String>
+    /// The `Accept` value sent when the request as the behaviors left it has none.
+    package let defaultAccept: String?
+    /// How the caller receives the body.
+    package let form: RequestContext.ResponseForm
+    /// The largest body read into memory.
+    package let maximumBodySize: Int
+    /// The most redirects followed, and whether they are followed when the request does not say.
+    package let maximumRedirects: Int
+    package let followsRedirects: Bool
+
+    /// The bytes of an unacceptable streamed answer kept for its ``NetworkError``: 64 KiB, enough for any problem
+    /// document, bounded whatever the server sends.
+    package static let streamedErrorBodyLimit = 64 * 1024
+
+    /// Runs the attempt for `request` and reports it to the call's transfer observers, if any.
+    package func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+        guard let observer = TransferObservation.startAttempt(request) else {
+            return try await exchange(try checked(request))
+        }
+        do {
+            let request = try checked(request)
+            let (response, body) = try await TransferObservation.$attempt.withValue(observer) {
+                try await exchange(request, observer: observer)
+            }
+            let status = response.status.code
+            body.onTermination { termination in
+                let cancelled = if case .cancelled = termination.outcome { true } else { false }
+                if case .failed(let error) = termination.outcome {
+                    observer.attemptEnded(.failure(error))
+                } else {
+                    observer.attemptEnded(
+                        .response(status: status, bodyBytes: termination.byteCount, cancelled: cancelled))
+                }
+            }
+            return (response, body)
+        } catch {
+            observer.attemptEnded(.failure(error))
+            throw error
+        }
+    }
+
+    /// Sends `request` under the attempt's time limit and returns the answer in the call's form.
+    private func exchange(
+        _ request: HTTPRequest, observer: (any AttemptObserver)? = nil
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        let (limit, scope) = timeLimit()
+        let what = form == .buffered ? "no complete response" : "no response head"
+        let timedOut = timeoutError(scope: scope, limit: limit, sent: request, what: what)
+        guard limit > .zero else { throw timedOut() }
+        let answer: (HTTPResponse, HTTPBody, HTTPRequest)
+        do {
+            let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
+                let (response, body, sent) = try await followingRedirects(request)
+                observer?.responseHeadReceived(response)
+                return try await finish(response, body, sent: sent)
+            }
+            answer = try await withTimeLimit(
+                limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() }, operation)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw failure(error, sent: request)
+        }
+        let (response, body, sent) = answer
+        if body.isStreaming { IdleWatch.start(on: body, attempt: self, sent: sent) }
+        return (response, body)
+    }
+
+    /// Checks the status, then reads the body as the call's form asks.
+    private func finish(_ response: HTTPResponse, _ body: HTTPBody, sent: HTTPRequest) async throws -> (
+        HTTPResponse, HTTPBody, HTTPRequest
+    ) {
+        let bodiless = sent.method == .head || response.status.code == 204 || response.status.code == 304
+        if bodiless { body.cancel() }
+        guard acceptable.contains(response.status.code) else {
+            let limit = form == .buffered ? maximumBodySize : Self.streamedErrorBodyLimit
+            let data = bodiless ? Data() : await Self.prefix(of: body, limit: limit)
+            throw NetworkError(
+                .unacceptableStatus(response.status.code), requestName: name,
+                message: "the server answered \(response.status)", builtRequest: builtRequest, sentRequest: sent,
+                response: response, body: data)
+        }
+        if bodiless { return (response, .empty, sent) }
+        guard form == .buffered else { return (response, body, sent) }
+        if let announced = response.headerFields[.contentLength].flatMap({
+            Int64($0.trimmingCharacters(in: .whitespaces))
+        }),
+            announced > maximumBodySize
+        {
+            body.cancel()
+            throw TransportError(
+                .responseTooLarge, "Content-Length \(announced) exceeds the limit of \(maximumBodySize) bytes")
+        }
+        do {
+            return (response, .data(try await body.collect(upTo: maximumBodySize)), sent)
+        } catch let error as HTTPBody.TooLargeError {
+            throw TransportError(.responseTooLarge, error.description)
+        }
+    }
+
+    /// Up to `limit` bytes of `body`; the body is cancelled after.
+    private static func prefix(of body: HTTPBody, limit: Int) async -> Data {
+        defer { body.cancel() }
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(chunk.prefix(limit - data.count))
+                if data.count >= limit { break }
+            }
+        } catch {}
+        return data
+    }
+
+    /// `request` as it goes to the transport: the client's sensitive names declared, the default `Accept` added
+    /// when nobody set one, and every part checked.
+    ///
+    /// - Throws: ``NetworkError`` of kind `invalidRequest` naming the problem.
+    package func checked(_ request: HTTPRequest) throws -> HTTPRequest {
+        var request = request
+        if !sensitiveHeaderNames.isEmpty { request.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
+        if let defaultAccept, !request.headerFields.contains(.accept) { request.headerFields[.accept] = defaultAccept }
+        if let problem = RequestValidator.problem(in: request) {
+            throw NetworkError(
+                .invalidRequest, requestName: name, message: "invalid request: \(problem)", builtRequest: builtRequest)
+        }
+        return request
+    }
+
+    /// This attempt's limit: the attempt timeout, or the time left before the call's deadline when that is shorter.
+    package func timeLimit() -> (Duration, NetworkError.TimeoutScope) {
+        if let remaining = deadline?.remaining(), remaining < timeout {
+            (remaining, .call)
+        } else {
+            (timeout.clampedForTimers, .attempt)
+        }
+    }
+
+    /// The time-out error of this attempt, made when the limit passes.
+    package func timeoutError(scope: NetworkError.TimeoutScope, limit: Duration, sent: HTTPRequest, what: String)
+        -> @Sendable () -> NetworkError
+    {
+        { [name, builtRequest, deadline] in
+            NetworkError(
+                .timedOut(scope), requestName: name,
+                message: scope == .call
+                    ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
+                    : "\(what) within the attempt time limit of \(limit)",
+                builtRequest: builtRequest, sentRequest: sent)
+        }
+    }
+
+    /// Maps what a transport threw: cancellation and ``NetworkError`` pass through; everything else becomes a
+    /// ``NetworkError`` of kind ``NetworkError/Kind/transport(_:)``.
+    package func failure(_ error: any Error, sent: HTTPRequest) -> any Error {
+        if error is CancellationError || error is NetworkError { return error }
+        let transportError: TransportError
+        if let known = error as? TransportError {
+            transportError = known
+        } else if let urlError = error as? URLError {
+            guard let mapped = TransportError(urlError) else { return CancellationError() }
+            transportError = mapped
+        } else {
+            // The transport's own error (a missing fixture, a mock's scripted failure) speaks for itself.
+            return NetworkError(
+                .transport(.other), requestName: name, message: "\(error)", builtRequest: builtRequest,
+                sentRequest: sent, underlyingError: error)
+        }
+        return NetworkError(
+            .transport(transportError.code), requestName: name, message: transportError.description,
+            builtRequest: builtRequest, sentRequest: sent, underlyingError: transportError)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import NetworkingHTTP
+
+/// Sends typed ``NetworkRequest``s through a chain of ``RequestBehavior``s and an ``HTTPTransport``.
+///
+/// Build one client at start-up with the behaviors every call needs, and pass per-request behaviors at call sites:
+/// ```swift
+/// enum API {
+///     static let client = NetworkClient(
+///         baseURL: URL(string: "https://api.example.com")!,
+///         behavior: CombinedBehavior([LogEverything(), AddAPIKey()])
+///     )
+/// }
+/// let user = try await API.client.send(NetworkRequest<User>(path: "/users/42"), behavior: ShowSpinner())
+/// ```
+/// The client is immutable and `Sendable`: share it freely between tasks.
+///
+/// Each call: builds the `HTTPRequest` and refuses a bad one before any I/O; runs it through the client-wide
+/// behavior, then the per-request behavior, then the transport; checks the status; decodes the body. Every
+/// failure is a ``NetworkError`` naming the request, except cancellation, which is `CancellationError`.
+public final class NetworkClient: Sendable {
+    /// What the client was built from.
+    public let configuration: Configuration
+
+    /// Builds each call's request; the base URL is checked once, here.
+    package let builder: RequestBuilder
+    /// The client-wide behavior, flattened once.
+    package let clientWideChain: BehaviorChain
+
+    /// Creates a client from a full configuration.
+    ///
+    /// - Parameter configuration: Everything the client is built from.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.builder = RequestBuilder(
+            baseURL: configuration.baseURL, encoder: configuration.encoder,
+            sensitiveHeaderNames: configuration.sensitiveHeaderNames)
+        self.clientWideChain = BehaviorChain([configuration.behavior])
+    }
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The URL request paths are appended to.
+    ///   - transport: How requests travel. With `import Networking`, `NetworkClient(baseURL:behavior:)` uses the
+    ///     platform's default transport.
+    ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
+    public convenience init(
+        baseURL: URL?,
+        transport: any HTTPTransport,
+        behavior: any RequestBehavior = EmptyBehavior()
+    ) {
+        self.init(configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior))
+    }
+
+    /// Sends `request` and returns its decoded value.
+    ///
+    /// - Parameters:
+    ///   - request: What to send and how to decode the answer.
+    ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
+    /// - Returns: The decoded value.
+    /// - Throws: ``NetworkError`` for any failure, `CancellationError` when the task is cancelled.
+    public func send<Response>(
+        _ request: NetworkRequest<Response>,
+        behavior: any RequestBehavior = EmptyBehavior()
+    ) async throws -> Response {
+        try await response(for: request, behavior: behavior).value
+    }
+
+    /// Sends `request` and returns the decoded value with the response head, raw body and built request.
+    ///
+    /// - Parameters:
+    ///   - request: What to send and how to decode the answer.
+    ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
+    /// - Returns: The value, response head, body and request.
+    /// - Throws: ``NetworkError`` for any failure, `CancellationError` when the task is cancelled.
+    public func response<Response>(
+        for request: NetworkRequest<Response>,
+        behavior: any RequestBehavior = EmptyBehavior()
+    ) async throws -> NetworkResponse<Response> {
+        let call = try prepare(request, behavior: behavior)
+        let (name, built) = (call.name, call.built)
+        let (response, body) = try await call.run(call.attempt.run)
+        let data = body.data ?? Data()
+        do {
+            let value = try request.decode(data, response, configuration.decoder)
+            return NetworkResponse(value: value, response: response, body: data, builtRequest: built)
+        } catch {
+            throw NetworkError(
+                .decoding, requestName: name,
+                message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
+                builtRequest: built, response: response, body: data, underlyingError: error)
+        }
+    }
+
+    /// Builds the request of a call and the chain that sends it: the built request, the attempt, and a function that
+    /// runs the chain down to the given terminal (``Attempt/run(_:)``, or a terminal that wraps it).
+    package func prepare<Response>(
+        _ request: NetworkRequest<Response>, behavior: any RequestBehavior,
+        form: RequestContext.ResponseForm = .buffered
+    ) throws -> PreparedCall {
+        let name = request.name
+        let built = try builder.build(request, name: name)
+        if let misplaced = clientWideChain.misplacedOverride {
+            throw NetworkError(
+                .behavior("BehaviorOverride"), requestName: name,
+                message: "an override of \(misplaced.subject) is in the client-wide behavior, where it does nothing;"
+                    + " pass it per call: client.send(request, behavior: .without(...))",
+                builtRequest: built)
+        }
+        let clock = configuration.clock
+        let deadline = (request.deadline ?? configuration.deadline).map { CallDeadline(limit: $0, clock: clock) }
+        let timeout = request.timeout ?? configuration.timeout
+        let explicit = request.headers.isEmpty ? [] : Set(request.headers.map(\.name.canonicalName))
+        let context = RequestContext(
+            requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
+            attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form)
+        let attempt = Attempt(
+            name: name, builtRequest: built, transport: configuration.transport, clock: clock, timeout: timeout,
+            deadline: deadline, acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
+            sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
+            maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
+            followsRedirects: configuration.followsRedirects)
+        let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
+        return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
+    }
+
+    /// A call ready to go: its built request, its attempt, and its chain with the context to run it in. A value,
+    /// not a closure, so a call allocates nothing to hold it.
+    package struct PreparedCall {
+        package let name: String
+        package let built: HTTPRequest
+        package let attempt: Attempt
+        package let chain: BehaviorChain
+        package let context: RequestContext
+
+        /// Runs the chain down to `terminal` (``Attempt/run(_:)``, or a terminal that wraps it).
+        package func run(_ terminal: @escaping NextHandler) async throws -> (HTTPResponse, HTTPResponse.Body) {
+            // A cache or coalescing decides on the request as it will be sent: checked, with the client's sensitive
+            // names marked and the default `Accept` added, after every behavior that changes it.
+            let attempt = attempt
+            let beforeWire: (@Sendable (HTTPRequest) throws -> HTTPRequest)? =
+                chain.hasWireStage ? { @Sendable in try attempt.checked($0) } : nil
+            return try await chain.handler(
+                context: context, builtRequest: built, beforeWire: beforeWire, terminal: terminal)(built)
+        }
+    }
+
+    /// A readable one-liner for a `DecodingError`: what failed and at which coding path.
+    package static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        let context: DecodingError.Context
+        switch decoding {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
+        @unknown default:
+            return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at \(path))"
+    }
+}

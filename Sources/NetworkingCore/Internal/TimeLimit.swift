@@ -1,0 +1,68 @@
+import NetworkingHTTP
+
+/// Runs `operation` under a time limit on `clock`, the package's one time-limit mechanism: a timer of the clock
+/// (``NetworkClock/schedule(after:_:)``) and a task for the operation. A nil limit runs the operation directly.
+///
+/// The timer and the operation race for one outcome, claimed once: if the timer claims it first, it cancels the
+/// operation and the call throws `onTimeout()`; a value the operation still produced is handed to `discard` (a
+/// response body to close), never returned. If the operation claims it first, the timer does nothing: an operation
+/// that finished is never cancelled by a late timer, so what it returned (a body still arriving, say) stays alive.
+/// The calling task's cancellation is reported as `CancellationError`, never as a timeout. The operation must answer
+/// cancellation promptly, as every transport must.
+///
+/// The operation runs in a task of its own because cancellation is sticky: the timer must be able to end it and
+/// leave the calling task, which may retry, uncancelled.
+package func withTimeLimit<T: Sendable>(
+    _ limit: Duration?,
+    clock: any NetworkClock,
+    onTimeout: @escaping @Sendable () -> any Error,
+    discard: (@Sendable (T) -> Void)? = nil,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    guard let limit else { return try await operation() }
+    // A cancelled caller can only end in cancellation, never in a timeout: no timer needed.
+    if Task.isCancelled { return try await operation() }
+    let race = TimeLimitRace()
+    let child = startTask(operation)
+    let timer = clock.schedule(after: limit.clampedForTimers) {
+        if race.claim(byTimer: true) { child.cancel() }
+    }
+    let result = await withTaskCancellationHandler {
+        await child.result
+    } onCancel: {
+        child.cancel()
+    }
+    timer.cancel()
+    if race.claim(byTimer: false) { return try result.get() }
+    if case .success(let value) = result { discard?(value) }
+    try Task.checkCancellation()
+    throw onTimeout()
+}
+
+/// Who ended a time-limited operation: the first to claim wins, once.
+private final class TimeLimitRace: Sendable {
+    private let claimed = LockedBox<Bool?>(nil)
+
+    /// Claims the outcome; returns whether this claimer won. The timer wins with `byTimer`, the operation without.
+    package func claim(byTimer: Bool) -> Bool {
+        claimed.withLock { winner in
+            guard winner == nil else { return winner == byTimer }
+            winner = byTimer
+            return true
+        }
+    }
+}
+
+/// Starts `operation` in a task that can be cancelled on its own; where the runtime offers `Task.immediate`
+/// (Swift 6.2), it runs on this thread until it first suspends, which spares an operation that answers at once
+/// two hops between threads.
+private func startTask<T: Sendable>(
+    _ operation: @escaping @Sendable () async throws -> T
+) -> Task<T, any Error> {
+    #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate { try await operation() }
+        }
+    #endif
+    return Task { try await operation() }
+}

@@ -1,0 +1,231 @@
+import Foundation
+
+/// The shared state of one ``HTTPBody``: the bounded buffer between the producer (a transport) and the
+/// one reader, and the observers told when the stream ends.
+package final class BodyBuffer: Sendable {
+    package struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var bufferedBytes = 0
+        var deliveredBytes: Int64 = 0
+        var receivedBytes: Int64 = 0
+        /// Set once the producer has been told the buffer is full, until the reader drains it to half.
+        var full = false
+        var ending: HTTPBody.Termination.Outcome?
+        var termination: HTTPBody.Termination?
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var demandWaiters: [CheckedContinuation<Void, any Error>] = []
+        var observers: [@Sendable (HTTPBody.Termination) -> Void] = []
+        var onDemand: (@Sendable () -> Void)?
+        var onActivity: (@Sendable () -> Void)?
+        var errorTransform: (@Sendable (any Error) -> any Error)?
+        /// Set while the body is written through (``drain(into:)``): each chunk goes to it, in the producer's call.
+        var sink: (@Sendable (Data) throws -> Void)?
+        /// The most bytes ever buffered at once.
+        var peakBufferedBytes = 0
+    }
+
+    package typealias Observer = @Sendable (HTTPBody.Termination) -> Void
+    /// What ending the stream hands out of the lock: the waiting reader and its result, the termination and its
+    /// observers, and the producers waiting for room.
+    package typealias Ending = (
+        CheckedContinuation<Data?, any Error>?, Result<Data?, any Error>, HTTPBody.Termination?,
+        [Observer], [CheckedContinuation<Void, any Error>]
+    )
+    /// What one read hands out of the lock.
+    package typealias Step = (
+        Result<Data?, any Error>?, (@Sendable () -> Void)?, (@Sendable () -> Void)?, HTTPBody.Termination?,
+        [Observer]
+    )
+
+    package let limit: Int
+    package let state: LockedBox<State>
+
+    package init(limit: Int, onDemand: (@Sendable () -> Void)?) {
+        self.limit = max(1, limit)
+        self.state = LockedBox(State(onDemand: onDemand))
+    }
+
+    /// Adds a chunk; returns whether the reader has room for more.
+    package func yield(_ chunk: Data) -> Bool {
+        guard !chunk.isEmpty else { return state.withLock { $0.ending == nil && !$0.full } }
+        var sinkError: (any Error)?
+        let (waiter, activity, room): (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?, Bool) =
+            state.withLock { state in
+                guard state.ending == nil else { return (nil, nil, false) }
+                state.receivedBytes += Int64(chunk.count)
+                if let sink = state.sink {
+                    sinkError = Self.writeThrough(chunk, to: sink, &state)
+                    return (nil, state.onActivity, sinkError == nil)
+                }
+                if let waiter = state.waiter {
+                    state.waiter = nil
+                    state.deliveredBytes += Int64(chunk.count)
+                    return (waiter, state.onActivity, true)
+                }
+                state.chunks.append(chunk)
+                state.bufferedBytes += chunk.count
+                state.peakBufferedBytes = max(state.peakBufferedBytes, state.bufferedBytes)
+                if state.bufferedBytes >= limit { state.full = true }
+                return (nil, state.onActivity, !state.full)
+            }
+        activity?()
+        waiter?.resume(returning: chunk)
+        if let sinkError { finish(.failed(sinkError)) }
+        return room
+    }
+
+    /// Waits until the reader has room, or throws `CancellationError` once the stream has ended.
+    package func waitForDemand() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    if state.ending != nil || Task.isCancelled { return .failure(CancellationError()) }
+                    if !state.full { return .success(()) }
+                    state.demandWaiters.append(continuation)
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let waiters = state.withLock { state in
+                defer { state.demandWaiters = [] }
+                return state.demandWaiters
+            }
+            for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+        }
+    }
+
+    /// Ends the stream; the reader gets the buffered chunks first, then the end or the error.
+    package func finish(_ outcome: HTTPBody.Termination.Outcome) {
+        let (waiter, result, termination, observers, demand) = state.withLock { (state: inout State) -> Ending in
+            if state.ending != nil {
+                // A reader that leaves chunks unread ends the stream as cancelled.
+                guard case .cancelled = outcome, state.termination == nil else {
+                    return (nil, .success(nil), nil, [], [])
+                }
+                state.chunks = []
+                state.head = 0
+                state.bufferedBytes = 0
+                state.ending = .cancelled
+                return Self.terminate(&state, demand: [])
+            }
+            if case .cancelled = outcome {
+                state.chunks = []
+                state.head = 0
+                state.bufferedBytes = 0
+            }
+            state.ending = outcome
+            let demand = state.demandWaiters
+            state.demandWaiters = []
+            state.onDemand = nil
+            guard state.chunks.count == state.head || state.waiter != nil else {
+                return (nil, .success(nil), nil, [], demand)
+            }
+            return Self.terminate(&state, demand: demand)
+        }
+        for waiter in demand { waiter.resume(throwing: CancellationError()) }
+        waiter?.resume(with: result)
+        if let termination { for observer in observers { observer(termination) } }
+    }
+
+    /// Records the end for the observers, once the reader has had everything it will get.
+    package static func terminate(_ state: inout State, demand: [CheckedContinuation<Void, any Error>]) -> Ending {
+        var outcome = state.ending ?? .finished
+        // The client's mapping applies when the error is handed out: the transfer may fail before it is set.
+        if case .failed(let error) = outcome, let transform = state.errorTransform {
+            outcome = .failed(transform(error))
+        }
+        let termination = HTTPBody.Termination(outcome: outcome, byteCount: state.deliveredBytes)
+        state.termination = termination
+        let observers = state.observers
+        state.observers = []
+        let waiter = state.waiter
+        state.waiter = nil
+        let result: Result<Data?, any Error> =
+            switch outcome {
+            case .finished: .success(nil)
+            case .failed(let error): .failure(error)
+            case .cancelled: .failure(CancellationError())
+            }
+        return (waiter, result, termination, observers, demand)
+    }
+
+    /// The next chunk, waiting for one; `nil` at the end.
+    package func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                let (result, demand, activity, termination, observers) = state.withLock {
+                    (state: inout State) -> Step in
+                    if state.head < state.chunks.count {
+                        let chunk = state.chunks[state.head]
+                        state.head += 1
+                        if state.head == state.chunks.count {
+                            state.chunks = []
+                            state.head = 0
+                        }
+                        state.bufferedBytes -= chunk.count
+                        state.deliveredBytes += Int64(chunk.count)
+                        var demand: (@Sendable () -> Void)?
+                        if state.full, state.bufferedBytes <= limit / 2 {
+                            state.full = false
+                            demand = state.onDemand
+                            let waiters = state.demandWaiters
+                            state.demandWaiters = []
+                            demand = Self.combine(demand, waiters)
+                        }
+                        return (.success(chunk), demand, state.onActivity, nil, [])
+                    }
+                    if let termination = state.termination {
+                        return (Self.result(of: termination.outcome), nil, nil, nil, [])
+                    }
+                    if state.ending != nil {
+                        let (_, result, termination, observers, _) = Self.terminate(&state, demand: [])
+                        return (result, nil, nil, termination, observers)
+                    }
+                    if Task.isCancelled { return (.failure(CancellationError()), nil, nil, nil, []) }
+                    if state.waiter != nil {
+                        let error = HTTPBody.SecondReaderError()
+                        return (.failure(error), nil, nil, nil, [])
+                    }
+                    state.waiter = continuation
+                    return (nil, nil, nil, nil, [])
+                }
+                if let termination { for observer in observers { observer(termination) } }
+                activity?()
+                demand?()
+                if let result { continuation.resume(with: result) }
+            }
+        } onCancel: {
+            finish(.cancelled)
+        }
+    }
+
+    private static func result(of outcome: HTTPBody.Termination.Outcome) -> Result<Data?, any Error> {
+        switch outcome {
+        case .finished: .success(nil)
+        case .failed(let error): .failure(error)
+        case .cancelled: .failure(CancellationError())
+        }
+    }
+
+    package static func combine(_ demand: (@Sendable () -> Void)?, _ waiters: [CheckedContinuation<Void, any Error>])
+        -> (@Sendable () -> Void)?
+    {
+        guard !waiters.isEmpty else { return demand }
+        return {
+            demand?()
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Calls `observer` when the stream ends (at once if it has).
+    package func onTermination(_ observer: @escaping @Sendable (HTTPBody.Termination) -> Void) {
+        let done = state.withLock { state -> HTTPBody.Termination? in
+            if let termination = state.termination { return termination }
+            state.observers.append(observer)
+            return nil
+        }
+        if let done { observer(done) }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+extension HTTPBody {
+    /// Reads a body's chunks: one for bytes in memory, pieces of a file, a producer's chunks, or chunks as they
+    /// arrive.
+    public struct Iterator: AsyncIteratorProtocol {
+        enum Source {
+            case bytes(Data?)
+            case file(FileChunks)
+            case produced(Chunks.AsyncIterator)
+            case stream(StreamHandle)
+            case failed((any Error)?)
+        }
+
+        var source: Source
+
+        /// The next chunk; `nil` at the end of the body.
+        ///
+        /// - Throws: The producer's or the transfer's error (a `NetworkError` when read from the client), a
+        ///   ``ConsumedError`` for a one-time body read twice, or `CancellationError`.
+        public mutating func next() async throws -> Data? {
+            switch source {
+            case .bytes(let data):
+                source = .bytes(nil)
+                return data.flatMap { $0.isEmpty ? nil : $0 }
+            case .file(let file):
+                return try file.next()
+            case .produced(var iterator):
+                let chunk = try await iterator.next()
+                source = .produced(iterator)
+                return chunk
+            case .stream(let handle):
+                return try await handle.buffer.next()
+            case .failed(let error):
+                source = .failed(nil)
+                if let error { throw error }
+                return nil
+            }
+        }
+    }
+
+    /// A one-time body read a second time: nothing can be sent.
+    public struct ConsumedError: Error, Sendable, CustomStringConvertible {
+        /// What happened, in a sentence.
+        public var description: String { "the body can be sent once and was already consumed" }
+    }
+
+    /// Reads the body.
+    public func makeAsyncIterator() -> Iterator {
+        switch storage {
+        case .bytes(let data):
+            return Iterator(source: .bytes(data))
+        case .file(let url):
+            do {
+                return Iterator(source: .file(try FileChunks(url)))
+            } catch {
+                return Iterator(source: .failed(error))
+            }
+        case .restartable(_, let make, _, _):
+            return Iterator(source: .produced(make().makeAsyncIterator()))
+        case .once(_, let box):
+            let chunks = box.withLock { chunks in
+                defer { chunks = nil }
+                return chunks
+            }
+            guard let chunks else { return Iterator(source: .failed(ConsumedError())) }
+            return Iterator(source: .produced(chunks.makeAsyncIterator()))
+        case .stream(let handle):
+            return Iterator(source: .stream(handle))
+        }
+    }
+
+    /// Reads the whole body into memory.
+    ///
+    /// - Parameter limit: The most bytes accepted.
+    /// - Returns: The bytes.
+    /// - Throws: ``TooLargeError`` once the body passes `limit` (a body arriving is then cancelled), or what
+    ///   reading threw.
+    public func collect(upTo limit: Int) async throws -> Data {
+        if let data { return try Self.check(data, limit) }
+        var collected = Data()
+        if let length, length <= limit { collected.reserveCapacity(Int(length)) }
+        do {
+            for try await chunk in self {
+                guard collected.count + chunk.count <= limit else {
+                    cancel()
+                    throw TooLargeError(limit: limit)
+                }
+                collected.append(chunk)
+            }
+        } catch {
+            cancel()
+            throw error
+        }
+        return collected
+    }
+
+    private static func check(_ data: Data, _ limit: Int) throws -> Data {
+        guard data.count <= limit else { throw TooLargeError(limit: limit) }
+        return data
+    }
+
+    /// A body arriving was read by a second task while another one waited for it: a body has one reader.
+    public struct SecondReaderError: Error, Sendable, CustomStringConvertible {
+        /// What happened, in a sentence.
+        public var description: String { "a response body has one reader; another is already waiting" }
+    }
+
+    /// A body longer than the limit given to ``collect(upTo:)``.
+    public struct TooLargeError: Error, Sendable, CustomStringConvertible {
+        /// The limit, in bytes.
+        public let limit: Int
+        /// What happened, in a sentence.
+        public var description: String { "the body grew past the limit of \(limit) bytes" }
+    }
+
+    /// The size of the file at `url`, or `nil` when it cannot be read.
+    package static func size(of url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+    }
+}
+
+/// A file read in chunks of 64 KiB, closed at its end.
+package final class FileChunks {
+    private static let chunkSize = 64 * 1024
+    private var handle: FileHandle?
+
+    package init(_ url: URL) throws {
+        handle = try FileHandle(forReadingFrom: url)
+    }
+
+    package func next() throws -> Data? {
+        guard let handle else { return nil }
+        let chunk = try handle.read(upToCount: Self.chunkSize) ?? Data()
+        if chunk.isEmpty {
+            try? handle.close()
+            self.handle = nil
+            return nil
+        }
+        return chunk
+    }
+
+    deinit { try? handle?.close() }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+/// An HTTP cache (RFC 9111), private by default or shared (``Mode``): stores cacheable `GET` responses with their
+/// validators, answers fresh ones with no I/O, and revalidates stale ones with `If-None-Match` /
+/// `If-Modified-Since`.
+///
+/// ```swift
+/// let client = NetworkClient(
+///     configuration: .init(
+///         baseURL: URL(string: "https://api.example.com")!,
+///         behavior: CombinedBehavior([.retry(), .authorization(.bearer, store: tokens), .httpCache()])))
+/// ```
+///
+/// **One user's answer never reaches another.** The cache runs next to the wire (`BehaviorPlacement/cache`),
+/// after every behavior that adds a credential, so it decides on the request as sent. In the default ``Mode/private``
+/// mode, responses to requests with credentials are stored and served apart per credential (a digest of every
+/// sensitive field is part of the key); in ``Mode/shared`` mode (a server serving many users), such responses are
+/// stored only when the server allows sharing them (`public`, `must-revalidate`, `s-maxage`), `private` responses
+/// are never stored, and `s-maxage` is the lifetime. See ``Mode`` for the whole table.
+///
+/// **Honoured** in responses: `Cache-Control` `max-age`, `no-store`, `no-cache` (a field list is read as a bare
+/// `no-cache`), `private`, `public`, `must-revalidate` and `s-maxage` as ``Mode`` says; `Expires`, `Date`,
+/// `Age`, `Last-Modified`, `ETag` and `Vary`. In requests: `Cache-Control` `no-store` (the response is not stored),
+/// `no-cache` (a stored response is revalidated first) and `max-age` (a stored response older than that is
+/// revalidated). Freshness and age follow RFC 9111 §4.2; without explicit freshness a response with
+/// `Last-Modified` is fresh for 10% of the time between its `Last-Modified` and its `Date`, at most a day;
+/// otherwise it is stored only to be revalidated.
+///
+/// **Not honoured:** `proxy-revalidate`; request `max-stale`,
+/// `min-fresh` and `only-if-cached`; `Pragma`; `stale-while-revalidate` and `stale-if-error` (a failed revalidation
+/// fails the call); `HEAD` and `206` responses (passed through, never stored). One response is kept per URL: a
+/// request whose `Vary` headers differ is a miss and its response replaces the stored one.
+///
+/// **Rules:** only `GET` responses the client accepts (those `next` returns) with a cacheable status are stored.
+/// A request that sets a conditional or `Range` header itself passes through untouched. A `POST`, `PUT`, `PATCH`,
+/// `DELETE` or other unsafe method answered with a 2xx or 3xx removes the stored response for its URL and for
+/// same-origin `Location` and `Content-Location`. Malformed `Cache-Control`, `Expires`, `Date` and `Age` values
+/// are ignored (reported as ``HTTPCacheEvent/Kind/ignoredHeader``), never a crash.
+///
+/// **Telling a cached response apart:** a response served from the store carries a `Cache-Status` field
+/// (RFC 9211): `Networking; hit`, or `Networking; fwd=stale; fwd-status=304` after a revalidation, and a hit
+/// carries its current `Age`; ``outcome(of:)`` reads the `Cache-Status`. The observer receives an
+/// ``HTTPCacheEvent`` for every decision.
+///
+/// **Where in the chain:** always next to the wire, inside retry (a failed revalidation is retried like any
+/// request), credentials, cookies and every behavior of your own, whatever order they were given in. Time comes
+/// from the injected clock, or the call's clock when none is given.
+public struct HTTPCacheBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/cache``: next to the wire: the key is the request as sent, credentials included.
+    public var placement: BehaviorPlacement { .cache }
+
+    /// The `Cache-Status` member name this cache writes (RFC 9211).
+    public static let cacheName = "Networking"
+
+    /// Where responses are stored.
+    public let store: any HTTPCacheStore
+    /// Whose cache it is: ``Mode/private`` (one user) or ``Mode/shared`` (many users).
+    public let mode: Mode
+    let clock: (any NetworkClock)?
+    let onEvent: @Sendable (HTTPCacheEvent) -> Void
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - store: Where responses are stored; a new ``MemoryCacheStore`` (10 MiB) by default.
+    ///   - mode: ``Mode/private`` (the default: one user's cache) or ``Mode/shared`` (a server's, for many users).
+    ///   - clock: The clock for ages and dates; `nil` (the default) uses the call's clock.
+    ///   - onEvent: Called synchronously for each decision; keep it quick. Does nothing by default.
+    public init(
+        store: any HTTPCacheStore = MemoryCacheStore(), mode: Mode = .private, clock: (any NetworkClock)? = nil,
+        onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.mode = mode
+        self.clock = clock
+        self.onEvent = onEvent
+    }
+
+    /// Answers from the store, revalidates, or sends and stores; invalidates on unsafe methods.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: The stored response, the revalidated one, or what `next` returned.
+    /// - Throws: What `next` threw, unchanged.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let call = Call(
+            key: Self.key(of: request, mode: mode), url: Self.key(of: request), name: context.requestName,
+            clock: clock ?? context.clock, shared: mode == .shared)
+        if !Self.safeMethods.contains(request.method) {
+            return try await sendUnsafe(request, call: call, next: next)
+        }
+        guard request.method == .get, !CacheValidation.isCallerConditional(request) else {
+            return try await next(request)
+        }
+        let requestControl = CacheControl(fields: request.headerFields)
+        report(requestControl.problems, call)
+        guard var entry = await store.entry(forKey: call.key) else {
+            emit(.miss, call)
+            return try await fetch(request, call: call, next: next)
+        }
+        guard CacheStorability.matches(entry, request: request.headerFields) else {
+            emit(.miss, call, "the stored response varies on headers this request does not match")
+            return try await fetch(request, call: call, next: next)
+        }
+        let now = call.clock.date()
+        let age = CacheFreshness.currentAge(of: entry, now: now)
+        let responseControl = CacheControl(fields: entry.headerFields)
+        report(responseControl.problems, call)
+        let fresh =
+            age < CacheFreshness.lifetime(of: entry, shared: call.shared) && !responseControl.noCache
+            && !requestControl.noCache && requestControl.maxAge.map { age <= $0 } ?? true
+        if fresh {
+            emit(.hit, call)
+            entry.headerFields["Age"] = String(age)
+            return served(entry, request: request, status: "hit")
+        }
+        guard let conditional = CacheValidation.conditionalRequest(request, for: entry) else {
+            emit(.miss, call, "the stored response is stale and has no validator")
+            return try await fetch(request, call: call, next: next)
+        }
+        return try await revalidate(request, conditional: conditional, entry: entry, call: call, next: next)
+    }
+
+    /// Whether `response` came from the cache, read from its `Cache-Status` field: ``HTTPCacheEvent/Kind/hit``,
+    /// ``HTTPCacheEvent/Kind/revalidated``, or `nil` when the response came from the network.
+    ///
+    /// - Parameter response: A response returned by a client with this behavior.
+    /// - Returns: How the cache served it, or `nil`.
+    public static func outcome(of response: HTTPResponse) -> HTTPCacheEvent.Kind? {
+        for value in response.headerFields[values: "Cache-Status"].reversed() {
+            for member in value.split(separator: ",").reversed() {
+                let parts = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.first == cacheName else { continue }
+                if parts.contains("hit") { return .hit }
+                if parts.contains("fwd-status=304") { return .revalidated }
+            }
+        }
+        return nil
+    }
+
+    /// The cache key: the request's URL with its query, scheme and authority lower-cased.
+    static func key(of request: HTTPRequest) -> String {
+        "\(request.scheme)://\(HTTPToken.lowercasedASCII(request.authority))\(request.path)"
+    }
+
+    static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, .trace]
+
+    /// What one call's decisions share.
+    struct Call {
+        /// The storage key: the URL, and in a private cache a digest of the credentials.
+        let key: String
+        /// The URL part of the key, for events.
+        let url: String
+        let name: String
+        let clock: any NetworkClock
+        let shared: Bool
+    }
+
+    func emit(_ kind: HTTPCacheEvent.Kind, _ call: Call, _ detail: String? = nil) {
+        onEvent(HTTPCacheEvent(kind, key: call.url, requestName: call.name, detail: detail))
+    }
+
+    func report(_ problems: [String], _ call: Call) {
+        for problem in problems { emit(.ignoredHeader, call, "Cache-Control: \(problem)") }
+    }
+
+    /// The stored response as a response head and body, marked with `Cache-Status`.
+    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, status: String) -> (HTTPResponse, HTTPResponse.Body) {
+        var fields = entry.headerFields
+        fields.append(HTTPField(name: "Cache-Status", value: "\(Self.cacheName); \(status)"))
+        let head = HTTPResponse(status: .init(code: entry.status), headerFields: fields, url: entry.url ?? request.url)
+        return (head, .data(entry.body))
+    }
+}
+
+extension RequestBehavior where Self == HTTPCacheBehavior {
+    /// An HTTP cache, private by default; it always runs next to the wire.
+    ///
+    /// - Parameters:
+    ///   - store: Where responses are stored; a new `MemoryCacheStore` (10 MiB) by default.
+    ///   - mode: `HTTPCacheBehavior/Mode/private` (the default) or `HTTPCacheBehavior/Mode/shared` (a server's).
+    ///   - clock: The clock for ages and dates; `nil` (the default) uses the call's clock.
+    ///   - onEvent: Called synchronously for each decision. Does nothing by default.
+    /// - Returns: The behavior.
+    public static func httpCache(
+        store: any HTTPCacheStore = MemoryCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
+        clock: (any NetworkClock)? = nil, onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
+    ) -> HTTPCacheBehavior {
+        HTTPCacheBehavior(store: store, mode: mode, clock: clock, onEvent: onEvent)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+/// The directives of `Cache-Control` fields (RFC 9111 §5.2) that a private cache acts on, read from every field of
+/// a request or a response.
+///
+/// Parsing never fails and never traps: directive names are matched without regard to case; values may be tokens
+/// or quoted strings; an unknown directive is ignored. When a directive repeats, the first occurrence wins
+/// (§4.2.1). A `max-age` whose value is not a number (`max-age=soon`, `max-age=-1`, `max-age`) makes the response
+/// stale: that is the safe reading of a value the server got wrong. A number too large saturates at
+/// 2,147,483,648 seconds, as §1.2.2 requires. Malformed text is reported through ``problems`` so the cache can log
+/// it at debug level.
+package struct CacheControl: Sendable, Hashable {
+    /// The largest delta-seconds value (§1.2.2): 2^31.
+    package static let maximumDeltaSeconds: Int64 = 2_147_483_648
+
+    /// `no-store`.
+    package var noStore = false
+    /// `no-cache`, with or without a field list (a list is treated as a bare `no-cache`: stricter, and allowed).
+    package var noCache = false
+    /// `private` (always allowed in a private cache; recorded for completeness).
+    package var isPrivate = false
+    /// `public`.
+    package var isPublic = false
+    /// `must-revalidate`.
+    package var mustRevalidate = false
+    /// `max-age`, in seconds; 0 when its value was malformed.
+    package var maxAge: Int64?
+    /// `s-maxage`, in seconds: ignored for freshness (shared caches only) but it permits storing an authorized
+    /// response (§3.5).
+    package var sharedMaxAge: Int64?
+    /// Descriptions of malformed directives, for a debug log.
+    package var problems: [String] = []
+
+    /// No directives.
+    package init() {}
+
+    /// Parses every field value given, in order.
+    ///
+    /// - Parameter values: The values of every `Cache-Control` field.
+    package init(_ values: [String]) {
+        var seen: Set<String> = []
+        for value in values {
+            for directive in Self.split(value) {
+                let (name, argument) = Self.nameAndArgument(directive)
+                guard !name.isEmpty else {
+                    problems.append(
+                        "a directive without a name: \"\(DisplayText.escapingControlCharacters(String(directive)))\"")
+                    continue
+                }
+                guard seen.insert(name).inserted else { continue }
+                apply(name, argument)
+            }
+        }
+    }
+
+    /// The directives of a request's or a response's fields.
+    ///
+    /// - Parameter fields: The header fields.
+    package init(fields: HTTPFields) {
+        self.init(fields[values: "Cache-Control"])
+    }
+
+    private mutating func apply(_ name: String, _ argument: String?) {
+        switch name {
+        case "no-store": noStore = true
+        case "no-cache": noCache = true
+        case "private": isPrivate = true
+        case "public": isPublic = true
+        case "must-revalidate": mustRevalidate = true
+        case "max-age": maxAge = seconds(argument, of: name) ?? 0
+        case "s-maxage": sharedMaxAge = seconds(argument, of: name) ?? 0
+        default: break
+        }
+    }
+
+    /// delta-seconds: ASCII digits only; saturates at ``maximumDeltaSeconds``.
+    private mutating func seconds(_ argument: String?, of name: String) -> Int64? {
+        guard let argument, !argument.isEmpty,
+            argument.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
+            let shown = argument.map { "\"\(DisplayText.escapingControlCharacters($0))\"" } ?? "nothing"
+            problems.append("\(name) has \(shown), not a number of seconds")
+            return nil
+        }
+        let digits = argument.drop { $0 == "0" }
+        guard digits.utf8.count <= 10, let value = Int64(digits.isEmpty ? "0" : String(digits)) else {
+            return Self.maximumDeltaSeconds
+        }
+        return min(value, Self.maximumDeltaSeconds)
+    }
+
+    /// Splits a field value at commas outside quoted strings; trims spaces and tabs; drops empty members.
+    private static func split(_ value: String) -> [Substring] {
+        var members: [Substring] = []
+        var start = value.startIndex
+        var inQuotes = false
+        var escaped = false
+        var index = value.startIndex
+        while index < value.endIndex {
+            let character = value[index]
+            if escaped {
+                escaped = false
+            } else if inQuotes && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if character == "," && !inQuotes {
+                members.append(value[start..<index])
+                start = value.index(after: index)
+            }
+            index = value.index(after: index)
+        }
+        members.append(value[start...])
+        return members.map(trimmed).filter { !$0.isEmpty }
+    }
+
+    /// The lower-cased name and the unquoted argument of `name=argument`.
+    private static func nameAndArgument(_ directive: Substring) -> (String, String?) {
+        guard let equals = directive.firstIndex(of: "=") else {
+            return (HTTPToken.lowercasedASCII(String(trimmed(directive))), nil)
+        }
+        let name = HTTPToken.lowercasedASCII(String(trimmed(directive[..<equals])))
+        var argument = trimmed(directive[directive.index(after: equals)...])
+        if argument.count >= 2, argument.first == "\"", argument.last == "\"" {
+            argument = argument.dropFirst().dropLast()
+            return (name, String(argument).replacingOccurrences(of: "\\", with: ""))
+        }
+        return (name, String(argument))
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        text.trimmingSpacesAndTabs
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpacesAndTabs: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}

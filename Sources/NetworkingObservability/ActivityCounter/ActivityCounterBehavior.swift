@@ -1,0 +1,103 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+/// Counts calls in flight and reports when the client becomes busy (0 → 1) and idle (1 → 0): a network
+/// activity indicator, a "syncing" badge, or a test waiting for quiet.
+///
+/// ```swift
+/// let behavior = CombinedBehavior([
+///     .activityCounter { isBusy in Task { @MainActor in spinner.isHidden = !isBusy } },
+///     .logging(), .retry(), .authorization(.bearer, store: tokens),
+/// ])
+/// ```
+///
+/// - **Put it outermost.** It counts each pass through it. Outside a retry behavior a call counts once however
+///   many attempts it makes, and the client stays busy during retry back-off, because the back-off runs inside
+///   it. Inside retry it would count attempts and flicker to idle between them.
+/// - **Every outcome decrements:** success, unacceptable status, thrown errors and cancellation all end the count.
+///   A streamed body (`NetworkClient/stream(_:behavior:)`, downloads) keeps the call counted until the stream
+///   ends, fails, is cancelled or is dropped.
+/// - **Callbacks alternate.** `onChange(true)` fires only on 0 → 1 and `onChange(false)` only on 1 → 0. The
+///   count change and the callback happen together under one lock, so callbacks arrive strictly alternating,
+///   busy first, never out of order, even with hundreds of concurrent calls. Because of that lock, `onChange` runs
+///   synchronously on the calling task and must be quick: hop to the main actor with a `Task` for UI work, and
+///   never wait in it for a network call. It may read `state.count`.
+/// - **Sharing:** copies of one behavior value share its state and lock; give several clients the same value to
+///   count them together.
+///
+/// Defaults: state ``LockedActivityCounterState`` starting at zero; no callback. State kept: the injected
+/// ``ActivityCounterState`` (read it through ``state``).
+public struct ActivityCounterBehavior: RequestBehavior {
+    /// ``BehaviorPlacement/observation``: one call counts once, however many attempts.
+    public var placement: BehaviorPlacement { .observation }
+
+    /// The counter: read `state.count` for the number of calls in flight.
+    public let state: any ActivityCounterState
+    private let onChange: @Sendable (Bool) -> Void
+    private let transitions = LockedBox(())
+
+    /// Creates the behavior.
+    ///
+    /// - Parameters:
+    ///   - state: The counter; a new ``LockedActivityCounterState`` by default.
+    ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
+    public init(
+        state: any ActivityCounterState = LockedActivityCounterState(),
+        onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
+    ) {
+        self.state = state
+        self.onChange = onChange
+    }
+
+    /// Counts the call in before `next` and out when it ends, whatever the outcome.
+    ///
+    /// - Parameters:
+    ///   - request: The request, passed on unchanged.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What `next` threw, unchanged.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        transitions.withLock { _ in
+            if state.increment() == 1 { onChange(true) }
+        }
+        let result: (HTTPResponse, HTTPResponse.Body)
+        do {
+            result = try await next(request)
+        } catch {
+            end()
+            throw error
+        }
+        // A streamed body keeps the call busy until the stream ends, is cancelled or is dropped.
+        if result.1.isStreaming {
+            result.1.onTermination { [self] _ in end() }
+        } else {
+            end()
+        }
+        return result
+    }
+
+    private func end() {
+        transitions.withLock { _ in
+            if state.decrement() == 0 { onChange(false) }
+        }
+    }
+}
+
+extension RequestBehavior where Self == ActivityCounterBehavior {
+    /// Counts calls in flight and reports busy and idle transitions; put it outermost.
+    ///
+    /// - Parameters:
+    ///   - state: The counter; a new `LockedActivityCounterState` by default.
+    ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
+    /// - Returns: The behavior.
+    public static func activityCounter(
+        state: any ActivityCounterState = LockedActivityCounterState(),
+        onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
+    ) -> ActivityCounterBehavior {
+        ActivityCounterBehavior(state: state, onChange: onChange)
+    }
+}

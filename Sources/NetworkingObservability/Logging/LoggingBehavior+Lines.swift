@@ -1,0 +1,89 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+extension LoggingBehavior {
+    /// `[Networking 3F2A9C1B] GET https://…`, with headers and body when enabled.
+    func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext) -> String {
+        var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
+        if logsHeaders { line += headersText(request.headerFields) }
+        line += bodyText(request.body.data, contentType: request.headerFields[.contentType], request: request)
+        return line
+    }
+
+    /// `[Networking 3F2A9C1B] 200 GET https://… in 245 ms, 1024 bytes`, with headers and body when enabled.
+    func successLine(
+        _ request: HTTPRequest, shownURL: String, response: HTTPResponse, body: HTTPResponse.Body,
+        elapsed: Duration, context: RequestContext, note: String? = nil
+    ) -> String {
+        var line = "\(tag(context)) \(response.status.code) \(request.method.rawValue) \(shownURL)"
+        line += " in \(milliseconds(elapsed))"
+        if let count = body.data?.count { line += ", \(count) bytes" }
+        if body.isStreaming { line += ", streaming" }
+        if let note { line += " (\(note))" }
+        if logsHeaders { line += headersText(response.headerFields) }
+        line += bodyText(body.data, contentType: response.headerFields[.contentType], request: request)
+        return line
+    }
+
+    /// `failed …: kind: message` or `cancelled … after N ms`.
+    func failureLine(
+        _ request: HTTPRequest, shownURL: String, error: any Error, elapsed: Duration, context: RequestContext
+    ) -> String {
+        let subject = "\(request.method.rawValue) \(shownURL)"
+        switch error {
+        case is CancellationError:
+            return "\(tag(context)) cancelled \(subject) after \(milliseconds(elapsed))"
+        case let error as NetworkError:
+            // A 304 to a conditional request is the answer it asked for (an HTTP cache revalidating), not a failure.
+            if case .unacceptableStatus(304) = error.kind, let response = error.response,
+                request.headerFields.contains(.ifNoneMatch) || request.headerFields.contains(.ifModifiedSince)
+            {
+                return successLine(
+                    request, shownURL: shownURL, response: response, body: .data(error.body ?? Data()),
+                    elapsed: elapsed, context: context, note: "not modified")
+            }
+            var line = "\(tag(context)) failed \(subject)"
+            if let status = error.statusCode { line += " \(status)" }
+            line += " in \(milliseconds(elapsed)): \(error.kind): \(error.message)"
+            if let body = error.body { line += ", \(body.count) bytes" }
+            if logsHeaders, let response = error.response { line += headersText(response.headerFields) }
+            line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], request: request)
+            return line
+        default:
+            return "\(tag(context)) failed \(subject) in \(milliseconds(elapsed)): \(type(of: error)): \(error)"
+        }
+    }
+
+    /// `[Networking 3F2A9C1B]`, or `[Networking 3F2A9C1B getUser]` when the request names its endpoint.
+    func tag(_ context: RequestContext) -> String {
+        let id = context.callID.uuidString.prefix(8)
+        guard let endpoint = context.metadata[EndpointName.self] else { return "[Networking \(id)]" }
+        return "[Networking \(id) \(endpoint)]"
+    }
+
+    func milliseconds(_ duration: Duration) -> String {
+        "\(Int((duration.seconds * 1000).rounded())) ms"
+    }
+
+    /// ` headers: Accept="application/json", Authorization="<redacted>"`, sorted by name, values quoted, names as
+    /// written.
+    private func headersText(_ fields: HTTPFields) -> String {
+        guard !fields.isEmpty else { return " headers: none" }
+        let shown = fields.sorted { $0.name < $1.name }.map { field in
+            let value = redaction.redacts(field) ? Redaction.placeholder : field.value
+            let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "\(field.name.rawName)=\"\(quoted)\""
+        }
+        return " headers: " + shown.joined(separator: ", ")
+    }
+
+    /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of `request` that
+    /// begins before the cut is replaced whole, so no part of it shows.
+    private func bodyText(_ body: Data?, contentType: String?, request: HTTPRequest) -> String {
+        guard case .upTo(let maximum) = bodies, let body, !body.isEmpty else { return "" }
+        let shown = redaction.displayBody(body, contentType: contentType)
+        let text = Redaction.scrubbedPrefix(of: shown, limit: maximum, secrets: redaction.secrets(in: request))
+        return shown.count > max(maximum, 0) ? " body: \(text)… (\(shown.count) bytes)" : " body: \(text)"
+    }
+}
