@@ -54,7 +54,7 @@ struct ChainBenchmark {
         let response = HTTPResponse(status: .ok, url: url)
         let transport = CannedTransport(body: body, response: response)
         let behavior: any RequestBehavior = variant == "c" ? FullChain.make() : EmptyBehavior()
-        let client = NetworkClient(
+        let client = try NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: behavior)
         let request = NetworkRequest<Data>(path: "/items")
         for _ in 0..<iterations {
@@ -72,7 +72,7 @@ struct ChainBenchmark {
     static func timerMemoryPhase(first: Int, total: Int) async throws -> (Int, Int) {
         let url = URL(string: "http://bench.invalid/v1/items")!
         let canned = CannedTransport(body: Data("{}".utf8), response: HTTPResponse(status: .ok, url: url))
-        let client = NetworkClient(
+        let client = try NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: canned))
         let request = NetworkRequest<Data>(path: "/items")
         let send: @Sendable () async throws -> Void = { _ = try await client.send(request) }
@@ -87,10 +87,10 @@ struct ChainBenchmark {
         let url = URL(string: "http://bench.invalid/v1/items")!
         let response = HTTPResponse(status: .ok, url: url)
         let transport = CannedTransport(body: body, response: response)
-        let empty = NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
-        let plain = NetworkClient(
+        let empty = try NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
+        let plain = try NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: transport))
-        let full = NetworkClient(
+        let full = try NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: FullChain.make())
         let raw = HTTPRequest(url: url)
         let dataRequest = NetworkRequest<Data>(path: "/items")

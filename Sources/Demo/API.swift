@@ -31,7 +31,7 @@ enum API {
     ///   - clock: The clock for retry waits, fixture delays and log durations; tests pass a `TestClock`.
     static func makeClient(
         backend: Backend, console: DemoConsole, clock: any NetworkClock = SystemClock()
-    ) -> NetworkClient {
+    ) throws -> NetworkClient {
         let tokens = InMemoryTokenStore(demoToken)
         let behavior = CombinedBehavior([
             .activityCounter(state: console.activity) { isBusy in console.activityChanged(isBusy: isBusy) },
@@ -45,7 +45,7 @@ enum API {
             .coalescing(table: console.inFlight),
         ])
         let transport = WireTap(base: backend.transport(clock: clock) ?? URLSessionTransport.shared, console: console)
-        return NetworkClient(
+        return try NetworkClient(
             configuration: .init(baseURL: backend.baseURL, transport: transport, behavior: behavior))
     }
 }

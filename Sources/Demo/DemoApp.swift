@@ -19,7 +19,12 @@ struct DemoApp {
         }
         let style = options.colors ? TerminalStyle.automatic : .plain
         let console = DemoConsole(style: style) { line in print(line) }
-        let report = await DemoScenario.run(backend: options.backend, console: console)
-        exit(report.failures == 0 ? 0 : 1)
+        do {
+            let report = try await DemoScenario.run(backend: options.backend, console: console)
+            exit(report.failures == 0 ? 0 : 1)
+        } catch {
+            FileHandle.standardError.write(Data("Demo: the client could not be built: \(error)\n".utf8))
+            exit(1)
+        }
     }
 }

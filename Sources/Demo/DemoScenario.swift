@@ -18,11 +18,12 @@ struct DemoScenario {
     ///   - backend: Fixtures or a live server.
     ///   - console: Where the story goes.
     ///   - clock: The clock for retry waits, fixture delays and log durations.
-    static func run(backend: Backend, console: DemoConsole, clock: any NetworkClock = SystemClock()) async
+    static func run(backend: Backend, console: DemoConsole, clock: any NetworkClock = SystemClock()) async throws
         -> DemoReport
     {
         let scenario = DemoScenario(
-            client: API.makeClient(backend: backend, console: console, clock: clock), console: console, clock: clock)
+            client: try API.makeClient(backend: backend, console: console, clock: clock), console: console, clock: clock
+        )
         return await scenario.run(backend: backend)
     }
 

@@ -7,7 +7,7 @@ import NetworkingCore
 ///
 /// ```swift
 /// let jar = InMemoryCookieJar()
-/// let client = NetworkClient(
+/// let client = try NetworkClient(
 ///     baseURL: URL(string: "https://shop.example.com")!,
 ///     behavior: CombinedBehavior([.retry(), .cookies(jar: jar)])
 /// )

@@ -7,8 +7,8 @@ package struct BehaviorChain: Sendable {
     /// The leaf behaviors, outermost first: `EmptyBehavior`s dropped, `CombinedBehavior`s expanded, sorted by
     /// placement (the order given kept within a placement).
     package let behaviors: [any RequestBehavior]
-    /// An override found among client-wide behaviors, where it can act on nothing: the client refuses its calls.
-    package let misplacedOverride: BehaviorOverride?
+    /// What makes the chain unusable, found when it is built: the client refuses to be built with it.
+    package let conflict: BehaviorConflictError?
     /// Whether a behavior of the wire stage (a cache, coalescing) is in the chain.
     package var hasWireStage: Bool { behaviors.last?.placement.stage == .wire }
 
@@ -16,18 +16,40 @@ package struct BehaviorChain: Sendable {
     package init(_ behaviors: [any RequestBehavior]) {
         var leaves: [any RequestBehavior] = []
         for behavior in behaviors { Self.appendLeaves(of: behavior, to: &leaves) }
-        self.misplacedOverride = leaves.lazy.compactMap { $0 as? BehaviorOverride }.first
-        self.behaviors = Self.ordered(leaves.filter { !($0 is BehaviorOverride) })
+        let behaviors = Self.ordered(leaves.filter { !($0 is BehaviorOverride) })
+        self.behaviors = behaviors
+        if let override = leaves.lazy.compactMap({ $0 as? BehaviorOverride }).first {
+            self.conflict = BehaviorConflictError(.overrideOutsideCall(override.subject))
+        } else {
+            self.conflict = Self.duplicate(in: behaviors)
+        }
+    }
+
+    /// The first exclusive placement held by two behaviors of the ordered list `behaviors`, as an error.
+    private static func duplicate(in behaviors: [any RequestBehavior]) -> BehaviorConflictError? {
+        var index = behaviors.startIndex
+        while index < behaviors.endIndex {
+            let placement = behaviors[index].placement
+            let end = behaviors[index...].firstIndex { $0.placement != placement } ?? behaviors.endIndex
+            if placement.isExclusive, end - index > 1 {
+                let names = behaviors[index..<end].map { String(describing: type(of: $0)) }
+                return BehaviorConflictError(.duplicate(placement, names))
+            }
+            index = end
+        }
+        return nil
     }
 
     /// The chain of one call: the client-wide chain (flattened and ordered once, when the client is built), edited
     /// by the per-request behavior's ``BehaviorOverride``s, merged with the per-request behavior's other leaves by
     /// placement. Within one placement, client-wide behaviors run outside per-request ones.
+    /// A per-request behavior of an exclusive placement takes the client-wide one's place; two of one exclusive
+    /// placement in the per-request behavior itself leave the conflict in ``conflict``.
     package init(clientWide: BehaviorChain, perRequest: any RequestBehavior) {
-        misplacedOverride = nil
         var outer = clientWide.behaviors
         if perRequest is EmptyBehavior {
             self.behaviors = outer
+            self.conflict = nil
             return
         }
         var inner: [any RequestBehavior] = []
@@ -52,7 +74,11 @@ package struct BehaviorChain: Sendable {
                 }
             }
         }
-        self.behaviors = Self.merge(Self.ordered(outer), Self.ordered(rest))
+        let own = Self.ordered(rest)
+        self.conflict = Self.duplicate(in: own)
+        let taken = Set(own.lazy.map(\.placement).filter(\.isExclusive))
+        if !taken.isEmpty { outer.removeAll { taken.contains($0.placement) } }
+        self.behaviors = Self.merge(Self.ordered(outer), own)
     }
 
     private static func appendLeaves(of behavior: any RequestBehavior, to leaves: inout [any RequestBehavior]) {

@@ -13,11 +13,11 @@ import NetworkingHTTP
 ///
 /// Rules: an override acts on the client-wide behaviors only, matching leaves of exactly that type (inside
 /// nested `CombinedBehavior`s too), or every member of a ``BehaviorFamily`` (`.without(.credentials)` removes
-/// authorization and token refresh alike, `.without(.retries)` retry and hedging). A replacement takes the place of the first match, so the chain order
-/// stays as the client defined it, and the other matches are removed; when no client-wide behavior matches, the
-/// replacement runs where the override stands in the per-request behavior. `.without` of an absent type does nothing. An override placed in the
-/// client-wide behavior is a mistake that would do nothing: every call of that client fails with
-/// ``NetworkError/Kind/behavior(_:)`` (`BehaviorOverride`) before any I/O, saying so.
+/// authorization and token refresh alike, `.without(.retries)` retry and hedging). A replacement takes the place
+/// of the first match, so the chain order stays as the client defined it, and the other matches are removed; when
+/// no client-wide behavior matches, the replacement runs where the override stands in the per-request behavior.
+/// `.without` of an absent type does nothing. An override placed in the client-wide behavior is a mistake that
+/// would do nothing: building the client throws ``BehaviorConflictError`` (`.overrideOutsideCall`), saying so.
 public struct BehaviorOverride: RequestBehavior {
     /// What the override does.
     public enum Action: Sendable {

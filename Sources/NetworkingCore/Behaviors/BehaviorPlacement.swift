@@ -87,6 +87,15 @@ public struct BehaviorPlacement: Sendable, Hashable, Comparable, CustomStringCon
         .modification, .cookies, .outgoing, .cache, .coalescing,
     ]
 
+    /// Whether a chain holds at most one behavior of this placement: retry, hedging, circuit breaker, cache and
+    /// coalescing, whose effects would multiply or hide each other. The client refuses a second one in its
+    /// client-wide behavior (``BehaviorConflictError``), and one given per request takes the client-wide one's place.
+    public var isExclusive: Bool { Self.exclusive.contains(rank) }
+
+    private static let exclusive: Set<Int> = [
+        retry.rank, hedging.rank, circuitBreaker.rank, cache.rank, coalescing.rank,
+    ]
+
     /// The placement's name.
     public var description: String { name }
 

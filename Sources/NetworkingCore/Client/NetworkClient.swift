@@ -6,7 +6,7 @@ import NetworkingHTTP
 /// Build one client at start-up with the behaviors every call needs, and pass per-request behaviors at call sites:
 /// ```swift
 /// enum API {
-///     static let client = NetworkClient(
+///     static let client = try NetworkClient(
 ///         baseURL: URL(string: "https://api.example.com")!,
 ///         behavior: CombinedBehavior([LogEverything(), AddAPIKey()])
 ///     )
@@ -30,12 +30,15 @@ public final class NetworkClient: Sendable {
     /// Creates a client from a full configuration.
     ///
     /// - Parameter configuration: Everything the client is built from.
-    public init(configuration: Configuration) {
+    /// - Throws: ``BehaviorConflictError`` when the client-wide behavior holds two behaviors of one exclusive
+    ///   placement, or an override.
+    public init(configuration: Configuration) throws(BehaviorConflictError) {
         self.configuration = configuration
         self.builder = RequestBuilder(
             baseURL: configuration.baseURL, encoder: configuration.encoder,
             sensitiveHeaderNames: configuration.sensitiveHeaderNames)
         self.clientWideChain = BehaviorChain([configuration.behavior])
+        if let conflict = clientWideChain.conflict { throw conflict }
     }
 
     /// Creates a client.
@@ -45,12 +48,14 @@ public final class NetworkClient: Sendable {
     ///   - transport: How requests travel. With `import Networking`, `NetworkClient(baseURL:behavior:)` uses the
     ///     platform's default transport.
     ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
+    /// - Throws: ``BehaviorConflictError`` when `behavior` holds two behaviors of one exclusive placement, or an
+    ///   override.
     public convenience init(
         baseURL: URL?,
         transport: any HTTPTransport,
         behavior: any RequestBehavior = EmptyBehavior()
-    ) {
-        self.init(configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior))
+    ) throws(BehaviorConflictError) {
+        try self.init(configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior))
     }
 
     /// Sends `request` and returns its decoded value.
@@ -101,13 +106,6 @@ public final class NetworkClient: Sendable {
     ) throws -> PreparedCall {
         let name = request.name
         let built = try builder.build(request, name: name)
-        if let misplaced = clientWideChain.misplacedOverride {
-            throw NetworkError(
-                .behavior("BehaviorOverride"), requestName: name,
-                message: "an override of \(misplaced.subject) is in the client-wide behavior, where it does nothing;"
-                    + " pass it per call: client.send(request, behavior: .without(...))",
-                builtRequest: built)
-        }
         let clock = configuration.clock
         let deadline = (request.deadline ?? configuration.deadline).map { CallDeadline(limit: $0, clock: clock) }
         let timeout = request.timeout ?? configuration.timeout
@@ -122,6 +120,11 @@ public final class NetworkClient: Sendable {
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
             followsRedirects: configuration.followsRedirects)
         let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
+        if let conflict = chain.conflict {
+            throw NetworkError(
+                .behavior("BehaviorChain"), requestName: name, message: "the per-request behavior: \(conflict)",
+                builtRequest: built, underlyingError: conflict)
+        }
         return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
     }
 

@@ -6,7 +6,7 @@ import NetworkingCore
 /// it is back.
 ///
 /// ```swift
-/// let client = NetworkClient(
+/// let client = try NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.retry(), .circuitBreaker()])
 /// )

@@ -6,7 +6,7 @@ import NetworkingCore
 /// Many Requests` with `Retry-After`.
 ///
 /// ```swift
-/// let client = NetworkClient(
+/// let client = try NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.rateLimit(), .retry(), .circuitBreaker()])
 /// )

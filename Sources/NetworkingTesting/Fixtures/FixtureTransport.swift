@@ -53,7 +53,7 @@ import NetworkingCore
 /// Keep the choice in one place: the same client code runs on fixtures or on the network, and `nil` picks the
 /// client's default network transport.
 /// ```swift
-/// let client = NetworkClient(
+/// let client = try NetworkClient(
 ///     baseURL: URL(string: "https://api.example.com")!,
 ///     transport: useFixtures ? FixtureTransport(directory: fixturesURL) : nil)
 /// ```

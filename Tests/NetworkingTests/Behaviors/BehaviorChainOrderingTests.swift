@@ -14,7 +14,7 @@ import Testing
         let behavior = CombinedBehavior([
             RecordingBehavior("a", log: log), RecordingBehavior("b", log: log), RecordingBehavior("c", log: log),
         ])
-        try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await try makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
                 "a.modify", "a.beforeSend", "b.modify", "b.beforeSend", "c.modify", "c.beforeSend",
@@ -24,7 +24,7 @@ import Testing
 
     @Test func perRequestBehaviorRunsInsideTheClientWideOne() async throws {
         let log = EventLog()
-        let client = makeClient(
+        let client = try makeClient(
             transport: answering(),
             behavior: CombinedBehavior([RecordingBehavior("client1", log: log), RecordingBehavior("client2", log: log)])
         )
@@ -45,7 +45,7 @@ import Testing
             CombinedBehavior([RecordingBehavior("a", log: log), EmptyBehavior()]),
             CombinedBehavior([CombinedBehavior([RecordingBehavior("b", log: log)]), RecordingBehavior("c", log: log)]),
         ])
-        try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await try makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(log.events.filter { $0.hasSuffix("beforeSend") } == ["a.beforeSend", "b.beforeSend", "c.beforeSend"])
     }
 
@@ -68,7 +68,7 @@ import Testing
                 return (HTTPResponse(status: 200), Data())
             }
         }
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([RecordingBehavior("a", log: log), RecordingBehavior("b", log: log)]))
         let call = Task {
@@ -112,7 +112,7 @@ import Testing
         let behavior = CombinedBehavior([
             RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log),
         ])
-        try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await try makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
                 "outer.modify", "outer.beforeSend",
@@ -125,7 +125,7 @@ import Testing
     @Test func headerPrecedenceIsRequestThenInnerBehaviorThenOuter() async throws {
         let log = EventLog()
         let transport = answering()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: RecordingBehavior(
                 "client", log: log, additionalHeaders: ["Accept": "client", "X-Client": "1", "X-Shared": "client"]))
@@ -156,7 +156,7 @@ import Testing
             }
         }
         let transport = answering()
-        let user = try await makeClient(transport: transport, behavior: Offline()).send(
+        let user = try await try makeClient(transport: transport, behavior: Offline()).send(
             NetworkRequest<User>(path: "/u/1"))
         #expect(user.name == "cached")
         #expect(transport.requestCount == 0)
@@ -170,7 +170,7 @@ import Testing
             }
         }
         let seen = LockedBox<[RequestContext]>([])
-        let client = makeClient(transport: answering(), behavior: CaptureContext(seen: seen))
+        let client = try makeClient(transport: answering(), behavior: CaptureContext(seen: seen))
         try await client.send(
             NetworkRequest<Void>(.post, path: "/a", headers: ["X-Trace": "1"]), behavior: CaptureContext(seen: seen))
         try await client.send(NetworkRequest<Void>(path: "/b"))
@@ -190,7 +190,7 @@ import Testing
             }
         }
         let seen = LockedBox<[UUID]>([])
-        let client = makeClient(transport: answering(), behavior: CaptureID(seen: seen))
+        let client = try makeClient(transport: answering(), behavior: CaptureID(seen: seen))
         for _ in 0..<2_000 { try await client.send(NetworkRequest<Void>(path: "/x")) }
         let ids = seen.current
         #expect(Set(ids).count == 2_000)

@@ -32,7 +32,7 @@ import Testing
         -> [String]
     {
         let log = EventLog()
-        let client = makeClient(transport: answering(), behavior: clientWide(log))
+        let client = try makeClient(transport: answering(), behavior: clientWide(log))
         try await client.send(NetworkRequest<Void>(path: "/x"), behavior: perRequest(log))
         return log.events
     }
@@ -76,24 +76,21 @@ import Testing
         #expect(events == ["auth"])
     }
 
-    @Test func anOverrideInTheClientWideBehaviorFailsEveryCallBeforeAnyIO() async throws {
-        // An override there could act on nothing: the mistake is reported instead of silently ignored.
+    @Test func anOverrideInTheClientWideBehaviorIsRefusedWhenTheClientIsBuilt() throws {
+        // An override there could act on nothing: the mistake is reported where the client is configured.
         let log = EventLog()
-        let transport = answering()
-        let client = makeClient(
-            transport: transport, behavior: CombinedBehavior([.without(Auth.self), Auth(log: log)]))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/x")) }
-        #expect(error?.kind == .behavior("BehaviorOverride"))
-        #expect(error?.message.contains("client-wide") == true)
-        #expect(error?.message.contains("Auth") == true)
-        #expect(transport.requestCount == 0)
-        #expect(log.events.isEmpty)
+        let error = #expect(throws: BehaviorConflictError.self) {
+            try makeClient(transport: answering(), behavior: CombinedBehavior([.without(Auth.self), Auth(log: log)]))
+        }
+        #expect(error?.reason == .overrideOutsideCall("Auth"))
+        #expect(error?.description.contains("client-wide") == true)
+        #expect(error?.description.contains(".without(") == true)
     }
 
     @Test func withoutCredentialsRemovesAuthorizationAndTokenRefreshAlike() async throws {
         // Given a client with both credential behaviors and a retry
         let transport = answering()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([
                 .retry(clock: TestClock()), .authorization(.bearer) { "a-token" },
@@ -110,7 +107,7 @@ import Testing
 
     @Test func replacingAFamilyPutsOneReplacementInThePlaceOfTheFirstMember() async throws {
         let transport = answering()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([
                 .authorization(.bearer) { "a-token" },
@@ -136,7 +133,7 @@ import Testing
 
     @Test func withoutRetriesRemovesTheRetryBehavior() async throws {
         let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
-        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock()))
+        let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock()))
         let error = await expectNetworkError {
             try await client.send(NetworkRequest<Void>(path: "/x"), behavior: .without(.retries))
         }
@@ -147,7 +144,7 @@ import Testing
     @Test func withoutRetriesRemovesHedgingToo() async throws {
         let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
         let hedging = HedgingBehavior.hedging(try HedgingSettings(delay: .fixed(.seconds(30))))
-        let client = makeClient(transport: transport, behavior: hedging)
+        let client = try makeClient(transport: transport, behavior: hedging)
         let error = await expectNetworkError {
             try await client.send(NetworkRequest<Void>(path: "/x"), behavior: .without(.retries))
         }
@@ -157,7 +154,7 @@ import Testing
 
     @Test func theOverrideOnlyAffectsItsOwnCall() async throws {
         let log = EventLog()
-        let client = makeClient(transport: answering(), behavior: standard(log))
+        let client = try makeClient(transport: answering(), behavior: standard(log))
         try await client.send(NetworkRequest<Void>(path: "/login"), behavior: .without(Auth.self))
         try await client.send(NetworkRequest<Void>(path: "/me"))
         #expect(log.events == ["logging", "retry", "logging", "retry", "auth"])

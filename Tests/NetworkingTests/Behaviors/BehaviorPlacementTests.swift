@@ -22,14 +22,14 @@ import Testing
         let log = EventLog()
         var generator = BehaviorFakes.SeededGenerator(seed: seed)
         let shuffled: [any RequestBehavior] = Self.recorders(log).shuffled(using: &generator)
-        try await makeClient(transport: answering(), behavior: CombinedBehavior(shuffled))
+        try await try makeClient(transport: answering(), behavior: CombinedBehavior(shuffled))
             .send(NetworkRequest<Void>(path: "/x"))
         #expect(log.events.filter { $0.hasSuffix(".beforeSend") } == Self.expected)
     }
 
     @Test func perRequestBehaviorsMergeByPlacementAndFollowClientWideOnesOfTheSamePlacement() async throws {
         let log = EventLog()
-        let client = makeClient(
+        let client = try makeClient(
             transport: answering(),
             behavior: CombinedBehavior([
                 RecordingBehavior("client.cache", log: log, placement: .cache),
@@ -55,7 +55,7 @@ import Testing
             var placement: BehaviorPlacement { .coalescing }
             func beforeSend(request: HTTPRequest, context: RequestContext) async { seen.withLock { $0 = request } }
         }
-        let client = NetworkClient(
+        let client = try NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: answering(),
                 behavior: CombinedBehavior([Spy(seen: seen), .headers(["X-Tenant-Key": "t"])]),

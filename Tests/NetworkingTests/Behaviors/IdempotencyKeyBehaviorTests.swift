@@ -68,7 +68,7 @@ import Testing
 
     @Test func aPOSTWithAKeyIsRetriedWithTheSameKey() async throws {
         let transport = flaky503ThenOK()
-        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
+        let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
         try await client.send(NetworkRequest<Void>(.post, path: "/payments"), behavior: .idempotencyKey())
         #expect(transport.requestCount == 2)
         let keys = transport.requests.map { $0.headerFields["Idempotency-Key"] }
@@ -78,7 +78,7 @@ import Testing
 
     @Test func aPOSTWithoutAKeyIsNotRetried() async throws {
         let transport = flaky503ThenOK()
-        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
+        let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/payments")) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(transport.requestCount == 1)
@@ -86,7 +86,7 @@ import Testing
 
     @Test func twoCallsGetTwoKeys() async throws {
         let transport = answering()
-        let client = makeClient(transport: transport, behavior: .idempotencyKey())
+        let client = try makeClient(transport: transport, behavior: .idempotencyKey())
         try await client.send(NetworkRequest<Void>(.post, path: "/a"))
         try await client.send(NetworkRequest<Void>(.post, path: "/a"))
         let keys = Set(transport.requests.compactMap { $0.headerFields["Idempotency-Key"] })

@@ -29,7 +29,7 @@ import Testing
     @Test func getSucceedsAfterTwo503sWithExactlyThreeTransportCalls() async throws {
         let transport = Self.transport([503, 503, 200])
         let clock = TestClock()
-        let client = makeClient(transport: transport, behavior: .retry(clock: clock, random: { 0.5 }))
+        let client = try makeClient(transport: transport, behavior: .retry(clock: clock, random: { 0.5 }))
         let body = try await client.send(NetworkRequest<String>(path: "/users"))
         #expect(body == "attempt 3")
         #expect(transport.requestCount == 3)
@@ -38,7 +38,7 @@ import Testing
 
     @Test func threeFailuresRethrowTheLastAttemptsError() async throws {
         let transport = Self.transport([500])
-        let client = makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0.5 }))
+        let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0.5 }))
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) }
         #expect(error?.kind == .unacceptableStatus(500))
         #expect(error?.bodySnippet() == "attempt 3")
@@ -47,13 +47,13 @@ import Testing
 
     @Test func postIsSentOnceOn503ButAgainWithAnIdempotencyKey() async throws {
         let plain = Self.transport([503, 201])
-        let client = makeClient(transport: plain, behavior: .retry(clock: TestClock()))
+        let client = try makeClient(transport: plain, behavior: .retry(clock: TestClock()))
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/orders")) }
         #expect(error?.statusCode == 503)
         #expect(plain.requestCount == 1)
 
         let keyed = Self.transport([503, 201])
-        try await makeClient(transport: keyed, behavior: .retry(clock: TestClock())).send(
+        try await try makeClient(transport: keyed, behavior: .retry(clock: TestClock())).send(
             NetworkRequest<Void>(.post, path: "/orders", headers: ["Idempotency-Key": "k-1"]))
         #expect(keyed.requestCount == 2)
     }
@@ -69,7 +69,7 @@ import Testing
             return (HTTPResponse(status: 201), Data())
         }
         let clock = TestClock()
-        try await makeClient(transport: transport, behavior: .retry(clock: clock)).send(
+        try await try makeClient(transport: transport, behavior: .retry(clock: clock)).send(
             NetworkRequest<Void>(.post, path: "/orders"))
         #expect(transport.requestCount == 2)
         #expect(clock.sleeps.count == 1)
@@ -78,7 +78,7 @@ import Testing
     @Test func retryAfterFromTheServerSetsTheWait() async throws {
         let transport = Self.transport([429, 200], headers: ["Retry-After": "2"])
         let clock = TestClock()
-        try await makeClient(transport: transport, behavior: .retry(clock: clock)).send(
+        try await try makeClient(transport: transport, behavior: .retry(clock: clock)).send(
             NetworkRequest<Void>(path: "/x"))
         #expect(clock.sleeps == [.seconds(2)])
         #expect(transport.requestCount == 2)
@@ -94,7 +94,7 @@ import Testing
             .retry(clock: TestClock()),
             RecordingBehavior("outer", log: log, placement: .observation),
         ])
-        try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await try makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
                 "outer.modify", "outer.beforeSend",

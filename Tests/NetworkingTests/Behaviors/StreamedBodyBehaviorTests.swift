@@ -23,7 +23,7 @@ import Testing
             .get, "/file", .streamed(Self.chunks, headers: ["Cache-Control": "max-age=60"]),
             .data(Data("payload".utf8), headers: ["Cache-Control": "max-age=60"]))
         let events = LockedBox<[HTTPCacheEvent.Kind]>([])
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: .httpCache { event in events.withLock { $0.append(event.kind) } })
         #expect(try await Self.read(client.stream(NetworkRequest<Data>(path: "/file"))) == Data("payload".utf8))
         #expect(events.current.contains(.notStored))
@@ -33,7 +33,7 @@ import Testing
 
     @Test func identicalStreamCallsAreNeverCoalesced() async throws {
         let transport = MockTransport().stub(.get, "/events", .streamed(Self.chunks, end: .stall))
-        let client = makeClient(transport: transport, behavior: .coalescing())
+        let client = try makeClient(transport: transport, behavior: .coalescing())
         let first = try await client.stream(NetworkRequest<Data>(path: "/events"))
         let second = try await client.stream(NetworkRequest<Data>(path: "/events"))
         #expect(transport.requestCount == 2)
@@ -47,7 +47,7 @@ import Testing
             .stub(.get, "/events", .streamed(Self.chunks))
             .stub(.get, "/other", .data(Data("x".utf8)))
         let settings = try ConcurrencyLimitSettings(maximumInFlight: 1, maximumQueueLength: 0)
-        let client = makeClient(transport: transport, behavior: .concurrencyLimit(settings))
+        let client = try makeClient(transport: transport, behavior: .concurrencyLimit(settings))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
         let refused = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/other")) }
         #expect(refused?.underlyingError is ConcurrencyLimitExceededError)
@@ -60,7 +60,7 @@ import Testing
             .stub(.get, "/events", .streamed(Self.chunks))
             .stub(.get, "/stalled", .streamed(Self.chunks, end: .stall))
         let records = LockedBox<[AttemptMetrics]>([])
-        let client = makeClient(transport: transport, behavior: .metrics { m in records.withLock { $0.append(m) } })
+        let client = try makeClient(transport: transport, behavior: .metrics { m in records.withLock { $0.append(m) } })
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
         #expect(records.current.isEmpty, "the attempt is not over while its body streams")
         _ = try await Self.read(streamed)

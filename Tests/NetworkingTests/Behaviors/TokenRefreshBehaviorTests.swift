@@ -57,7 +57,7 @@ import Testing
         }
         let refresher = CountingRefresher()
         let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
-        let client = makeClient(transport: transport, behavior: auth)
+        let client = try makeClient(transport: transport, behavior: auth)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<100 { group.addTask { try await client.send(NetworkRequest<Void>(path: "/me/\(index)")) } }
             try await group.waitForAll()
@@ -74,7 +74,7 @@ import Testing
         let refreshMayFail = Gate()
         let refresher = CountingRefresher(gate: refreshMayFail, failure: TestError("auth server down"))
         let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
-        let client = makeClient(transport: transport, behavior: auth)
+        let client = try makeClient(transport: transport, behavior: auth)
         let calls = (0..<10).map { _ in
             Task { () -> NetworkError? in
                 do { try await client.send(NetworkRequest<Void>(path: "/me")) } catch let error as NetworkError {
@@ -107,7 +107,7 @@ import Testing
         var configuration = TokenRefreshBehavior.Configuration()
         configuration.maximumRefreshes = 2
         configuration.window = .seconds(60)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: TokenRefreshBehavior(
                 initial: Self.old, refresher: refresher, clock: clock, configuration: configuration))
@@ -142,7 +142,7 @@ import Testing
         }
         let refresher = CountingRefresher()
         let auth = TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock())
-        let client = makeClient(transport: transport, behavior: auth)
+        let client = try makeClient(transport: transport, behavior: auth)
         let slow = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
         #expect(await eventually { transport.requestCount == 1 })
         try await client.send(NetworkRequest<Void>(path: "/fast"))
@@ -160,7 +160,7 @@ import Testing
             (HTTPResponse(status: request.headerFields[.authorization] == "Bearer new" ? 200 : 401), Data())
         }
         let refresher = CountingRefresher(gate: refreshMayFinish)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: TokenRefreshBehavior(initial: Self.old, refresher: refresher, clock: TestClock()))
         let calls = (0..<3).map { index in Task { try await client.send(NetworkRequest<Void>(path: "/c/\(index)")) } }
@@ -180,7 +180,7 @@ import Testing
         let transport = answering()
         let refresher = CountingRefresher()
         let expiring = AccessCredential(token: "old", expiresAt: clock.date().addingTimeInterval(10))
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: TokenRefreshBehavior(initial: expiring, refresher: refresher, clock: clock))
         try await client.send(NetworkRequest<Void>(path: "/me"))
         #expect(refresher.calls.value == 1)
@@ -192,7 +192,7 @@ import Testing
         let transport = answering()
         let refresher = CountingRefresher()
         let valid = AccessCredential(token: "old", expiresAt: clock.date().addingTimeInterval(3600))
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: TokenRefreshBehavior(initial: valid, refresher: refresher, clock: clock))
         try await client.send(NetworkRequest<Void>(path: "/me"))
         try await client.send(NetworkRequest<Void>(path: "/me"))
@@ -203,7 +203,7 @@ import Testing
     @Test func withoutAnInitialCredentialTheFirstCallRefreshes() async throws {
         let transport = answering()
         let refresher = CountingRefresher()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: .tokenRefresh(initial: nil, clock: TestClock()) { _ in
                 refresher.calls.increment()
@@ -228,7 +228,7 @@ import Testing
         let clock = TestClock(mode: .manual)
         let transport = answering()
         let auth = TokenRefreshBehavior(initial: nil, refresher: StuckRefresher(), clock: clock)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: auth, clock: clock, timeout: .milliseconds(500), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
         await clock.waitForTimers(1)
@@ -248,7 +248,7 @@ import Testing
             return AccessCredential(token: "late")
         }
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: clock)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: auth, clock: clock, timeout: .seconds(60), deadline: .seconds(1))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
         await clock.waitForSleepers(1)
@@ -268,7 +268,7 @@ import Testing
     @Test func cancellingACallWaitingForARefreshEndsItAtOnce() async throws {
         let auth = TokenRefreshBehavior(initial: nil, refresher: StuckRefresher(), clock: TestClock())
         let transport = answering()
-        let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
+        let client = try makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
         await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
         call.cancel()
@@ -282,7 +282,7 @@ import Testing
         defer { refresher.release.continuation.finish() }
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
-        let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
+        let client = try makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
         let abandoned = await Self.callWhoseRefreshIsAbandoned(client, auth)
         #expect(throws: CancellationError.self) { try abandoned.get() }
         // When another call comes
@@ -324,7 +324,7 @@ import Testing
         let refresher = ReleasableRefresher()
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
-        let client = makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
+        let client = try makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
         _ = await Self.callWhoseRefreshIsAbandoned(client, auth)
         // When a second refresh stores fresh-2, then the first one finishes
         try await client.send(NetworkRequest<Void>(path: "/me"))
@@ -341,7 +341,7 @@ import Testing
     @Test func anAbandonedRefreshThatFinishesWithNothingNewerStoresItsCredential() async throws {
         let refresher = ReleasableRefresher()
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
-        let client = makeClient(transport: answering(), behavior: auth, timeout: .seconds(60), deadline: nil)
+        let client = try makeClient(transport: answering(), behavior: auth, timeout: .seconds(60), deadline: nil)
         _ = await Self.callWhoseRefreshIsAbandoned(client, auth)
         refresher.release.continuation.yield()
         await BehaviorFakes.waitUntil { auth.credential?.token == "late" }

@@ -10,7 +10,7 @@ import Testing
 @Suite struct NetworkClientErrorTests {
     @Test(arguments: [301, 400, 401, 404, 429, 500, 503])
     func statusOutsideTheAcceptableRangeIsAnErrorWithStatusHeadersAndBody(status: Int) async throws {
-        let client = makeClient(
+        let client = try makeClient(
             transport: answering(status, body: #"{"error":"nope"}"#, headers: ["Retry-After": "3"]))
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
@@ -22,14 +22,14 @@ import Testing
     }
 
     @Test func acceptableStatusCodesCanBeWidenedPerRequest() async throws {
-        let client = makeClient(transport: answering(404, body: #"{"id":0,"name":""}"#))
+        let client = try makeClient(transport: answering(404, body: #"{"id":0,"name":""}"#))
         var request = NetworkRequest<User>(path: "/users/0")
         request.acceptableStatusCodes = [200, 404]
         #expect(try await client.send(request) == User(id: 0, name: ""))
     }
 
     @Test func descriptionReadsAsOneLogLine() async throws {
-        let client = makeClient(transport: answering(503, body: "{\"error\":\"busy\"}\n"))
+        let client = try makeClient(transport: answering(503, body: "{\"error\":\"busy\"}\n"))
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
         // The reason phrase comes from Foundation and differs in letter case between platforms.
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func urlErrorsFromATransportBecomeTypedTransportErrors() async throws {
-        let client = makeClient(transport: MockTransport { _ in throw URLError(.cannotConnectToHost) })
+        let client = try makeClient(transport: MockTransport { _ in throw URLError(.cannotConnectToHost) })
         let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/u")) })
         #expect(error.kind == .transport(.cannotConnect))
         #expect(error.transportError?.requestWasNotSent == true)
@@ -49,20 +49,20 @@ import Testing
     }
 
     @Test func otherTransportErrorsKeepTheOriginalAsUnderlying() async throws {
-        let client = makeClient(transport: MockTransport { _ in throw TestError("disk") })
+        let client = try makeClient(transport: MockTransport { _ in throw TestError("disk") })
         let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/u")) })
         #expect(error.kind == .transport(.other))
         #expect(error.underlyingError as? TestError == TestError("disk"))
     }
 
     @Test func cancelledURLErrorIsReportedAsCancellationNotWrapped() async throws {
-        let client = makeClient(transport: MockTransport { _ in throw URLError(.cancelled) })
+        let client = try makeClient(transport: MockTransport { _ in throw URLError(.cancelled) })
         await #expect(throws: CancellationError.self) { try await client.send(NetworkRequest<User>(path: "/u")) }
     }
 
     @Test func cancellingTheCallingTaskThrowsCancellationError() async throws {
         let started = AsyncStream<Void>.makeStream()
-        let client = makeClient(
+        let client = try makeClient(
             transport: MockTransport { request in
                 started.continuation.yield()
                 try await Task.sleep(for: .seconds(3600))
@@ -82,7 +82,7 @@ import Testing
             }
         }
         let transport = answering()
-        let client = makeClient(transport: transport, behavior: FailingTokenStore())
+        let client = try makeClient(transport: transport, behavior: FailingTokenStore())
         let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/u")) })
         #expect(error.kind == .behavior("FailingTokenStore"))
         #expect(error.underlyingError as? TestError == TestError("keychain locked"))
@@ -94,7 +94,7 @@ import Testing
             func encode(to encoder: any Encoder) throws { throw TestError("no") }
         }
         let transport = answering()
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         let error = try #require(
             await expectNetworkError {
                 try await client.send(NetworkRequest<Void>(.post, path: "/u", body: .json(Unencodable())))
@@ -110,7 +110,7 @@ import Testing
     func aSecretStraddlingTheCutShowsNoPartOfIt(offset: Int) async throws {
         let token = "s3cret-token-abcdefghijklmnopqrstuvwxyz"
         let body = String(repeating: "x", count: offset) + token + String(repeating: "y", count: 300)
-        let client = makeClient(transport: answering(500, body: body), behavior: .authorization { token })
+        let client = try makeClient(transport: answering(500, body: body), behavior: .authorization { token })
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
         for text in [error.description, "\(error)", error.localizedDescription, error.bodySnippet()] {
@@ -126,7 +126,7 @@ import Testing
         // "n\u{301}" is one Character: matching by characters would not see the token ending in "n".
         let token = "s3cret-token-0123456789n"
         let body = String(repeating: "x", count: 250) + token + "\u{301}" + String(repeating: "y", count: 300)
-        let client = makeClient(transport: answering(500, body: body), behavior: .authorization { token })
+        let client = try makeClient(transport: answering(500, body: body), behavior: .authorization { token })
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
         let snippet = error.bodySnippet()

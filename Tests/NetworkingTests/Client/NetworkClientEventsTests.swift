@@ -18,7 +18,7 @@ import Testing
             .get, "/events", .streamed([first, firstEnd], end: .fail(TransportError(.connectionLost, "cut"))),
             .streamed([Data("id: 3\ndata: three\n\n".utf8)]), .streamed([]))
         let clock = TestClock()
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         var received: [String] = []
         for try await event in try client.events(Self.request, clock: clock, maximumReconnections: 1) {
             received.append("\(event.id):\(event.data)")
@@ -33,7 +33,7 @@ import Testing
 
     @Test func aRefusedConnectionEndsTheSequenceWithItsErrorWithoutReconnecting() async throws {
         let transport = MockTransport().stub(.get, "/events", .status(503))
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         let error = await expectNetworkError {
             for try await _ in try client.events(Self.request, clock: TestClock()) {}
         }
@@ -46,7 +46,7 @@ import Testing
             .get, "/events", .failure(URLError(.cannotConnectToHost)),
             .streamed([Data("id: 1\ndata: back\n\n".utf8)]), .streamed([]))
         let clock = TestClock()
-        let client = makeClient(transport: transport, clock: clock)
+        let client = try makeClient(transport: transport, clock: clock)
         var received: [String] = []
         for try await event in try client.events(Self.request, maximumReconnections: 1) { received.append(event.data) }
         #expect(received == ["back"])
@@ -56,7 +56,7 @@ import Testing
 
     @Test func theRequestsOwnAcceptIsKeptAndANegativeLimitIsRefused() async throws {
         let transport = MockTransport().stub(.get, "/events", .streamed([Data("data: x\n\n".utf8)]))
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         let request = NetworkRequest<Data>(path: "/events", headers: ["Accept": "text/event-stream; q=1"])
         var count = 0
         for try await _ in try client.events(request, clock: TestClock(), maximumReconnections: 0) { count += 1 }

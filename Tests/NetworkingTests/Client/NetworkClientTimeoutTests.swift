@@ -27,7 +27,7 @@ import Testing
     @Test func subSecondAttemptTimeoutFiresAndCancelsTheTransport() async throws {
         let clock = TestClock(mode: .manual)
         let transport = HangingTransport()
-        let client = makeClient(transport: transport, clock: clock, timeout: .milliseconds(300), deadline: nil)
+        let client = try makeClient(transport: transport, clock: clock, timeout: .milliseconds(300), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
         await clock.waitForTimers(1)
         #expect(clock.scheduledDelays == [.milliseconds(300)])
@@ -41,7 +41,7 @@ import Testing
 
     @Test func requestTimeoutOverridesTheClientTimeout() async throws {
         let clock = TestClock(mode: .manual)
-        let client = makeClient(transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: nil)
+        let client = try makeClient(transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow", timeout: .milliseconds(50))) }
         await clock.waitForTimers(1)
         #expect(clock.scheduledDelays == [.milliseconds(50)])
@@ -52,7 +52,7 @@ import Testing
 
     @Test func callDeadlineBoundsAnAttemptLongerThanTheTimeLeft() async throws {
         let clock = TestClock(mode: .manual)
-        let client = makeClient(
+        let client = try makeClient(
             transport: HangingTransport(), clock: clock, timeout: .seconds(60), deadline: .seconds(2))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
         await clock.waitForTimers(1)
@@ -68,7 +68,7 @@ import Testing
         let clock = TestClock(mode: .manual)
         let transport = HangingTransport()
         let retry = RetryBehavior(policy: RetryPolicy(baseDelay: .milliseconds(500)), clock: clock, random: { 1 })
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .milliseconds(2400))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
         await clock.waitForTimers(1)
@@ -89,7 +89,7 @@ import Testing
         let clock = TestClock(mode: .manual)
         let retry = RetryBehavior(policy: RetryPolicy(baseDelay: .seconds(10)), clock: clock, random: { 1 })
         let transport = answering(503)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .seconds(5))
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/busy")) }
         #expect(error?.kind == .unacceptableStatus(503))

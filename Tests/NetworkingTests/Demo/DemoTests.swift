@@ -7,17 +7,17 @@ import Testing
 
 @Suite struct DemoTests {
     /// Runs the demo's calls on `backend` in virtual time, capturing its output.
-    private func runDemo(on backend: Backend = .bundledFixtures) async -> (DemoReport, [String], TestClock) {
+    private func runDemo(on backend: Backend = .bundledFixtures) async throws -> (DemoReport, [String], TestClock) {
         let output = LockedBox<[String]>([])
         let console = DemoConsole(style: .plain) { line in output.withLock { $0.append(line) } }
         let clock = TestClock(mode: .automatic)
-        let report = await DemoScenario.run(backend: backend, console: console, clock: clock)
+        let report = try await DemoScenario.run(backend: backend, console: console, clock: clock)
         return (report, output.current, clock)
     }
 
     @Test func callsOnTheBundledFixturesDecodeTheExpectedCountries() async throws {
         // When
-        let (report, _, _) = await runDemo()
+        let (report, _, _) = try await runDemo()
 
         // Then
         #expect(report.calls.map(\.name) == ["GET /region/europe", "GET /alpha/fr", "GET /alpha/jp", "GET /name/peru"])
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theScripted503IsRetriedOnceAfterItsRetryAfter() async throws {
-        let (report, output, clock) = await runDemo()
+        let (report, output, clock) = try await runDemo()
 
         #expect(report.retries == 1)
         #expect(clock.sleeps.contains(.seconds(1)))
@@ -41,11 +41,11 @@ import Testing
 
     /// Runs the whole demo on a manual clock, releasing each wait only once the calls it should hold are all
     /// waiting: the three look-ups of step 2 overlap, and the five look-ups of step 4 all join one shared request.
-    private func runDemoStepByStep() async -> (DemoReport, [String]) {
+    private func runDemoStepByStep() async throws -> (DemoReport, [String]) {
         let lines = LockedBox<[String]>([])
         let console = DemoConsole(style: .plain) { line in lines.withLock { $0.append(line) } }
         let clock = TestClock(mode: .manual)
-        let demo = Task { await DemoScenario.run(backend: .bundledFixtures, console: console, clock: clock) }
+        let demo = Task { try await DemoScenario.run(backend: .bundledFixtures, console: console, clock: clock) }
         await clock.waitForSleepers(1)  // step 1: the retry, waiting for Retry-After: 1
         clock.advance(by: .seconds(1))
         await clock.waitForSleepers(3)  // step 2: the three look-ups, on their fixture delays
@@ -57,11 +57,11 @@ import Testing
         clock.advance(by: .seconds(1))
         await clock.waitForSleepers(1)  // step 5: the circuit's break
         clock.advance(by: API.breakerSettings.breakDuration)
-        return (await demo.value, lines.current)
+        return (try await demo.value, lines.current)
     }
 
     @Test(.timeLimit(.minutes(1))) func outputShowsRedactedLogsActivityTableAndSummary() async throws {
-        let (report, output) = await runDemoStepByStep()
+        let (report, output) = try await runDemoStepByStep()
 
         #expect(Array(report.activity.prefix(4)) == [true, false, true, false])
         #expect(report.activity.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func cacheCoalescingAndCircuitBreakerShowInTheStory() async throws {
-        let (report, output) = await runDemoStepByStep()
+        let (report, output) = try await runDemoStepByStep()
 
         #expect(report.extras.unexpected.isEmpty)
         // Step 3: the second look-up of France is revalidated: one conditional request, answered 304.
@@ -116,7 +116,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: empty) }
 
         // When
-        let (report, output, _) = await runDemo(on: .fixtures(directory: empty))
+        let (report, output, _) = try await runDemo(on: .fixtures(directory: empty))
 
         // Then: the four story calls fail, and so does everything steps 3 to 5 expected
         #expect(report.calls.filter { $0.error != nil }.count == 4)

@@ -12,9 +12,9 @@ import Testing
 // end checks that each sample in Plugins.md still appears here.
 
 
-func recommendedOrderSample() -> NetworkClient {
+func recommendedOrderSample() throws -> NetworkClient {
     let tokens = InMemoryTokenStore("token-from-login")
-    let client = NetworkClient(
+    let client = try NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!,
         behavior: CombinedBehavior([
             .activityCounter { isBusy in print(isBusy ? "busy" : "idle") },
@@ -84,7 +84,7 @@ struct LegacySigner: RequestBehavior {
 @Test func timingWrapsTheWholeCall() async throws {
     let log = EventLog()
     let mock = MockTransport().stub(.get, "/items", .json("[]"))
-    let client = NetworkClient(
+    let client = try NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
         behavior: CombinedBehavior([
             Timing { name, _ in log.append("timed \(name)") }, RecordingBehavior("inner", log: log),
@@ -126,7 +126,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
     }
 
     @Test func theRecommendedOrderBuildsSixBehaviors() throws {
-        let behavior = try #require(recommendedOrderSample().configuration.behavior as? CombinedBehavior)
+        let behavior = try #require(try recommendedOrderSample().configuration.behavior as? CombinedBehavior)
         #expect(behavior.behaviors.count == 6)
         #expect(behavior.behaviors.first is ActivityCounterBehavior)
         #expect(behavior.behaviors[3] is RetryBehavior)
@@ -134,7 +134,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
 
     @Test func signInOptsOutOfAuthorizationAndRetry() async throws {
         let mock = MockTransport().stub(.post, "/login", .serviceUnavailable(retryAfter: 0), .json("{}"))
-        let client = NetworkClient(
+        let client = try NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization(.bearer) { "t" }])))

@@ -7,7 +7,7 @@ import Testing
 // The coalescing example of README.md's Resilience section, verbatim (indentation aside), so the compiler checks it.
 
 func coalescingExample(tokens: InMemoryTokenStore) async throws -> (Profile, Data) {
-let coalescedClient = NetworkClient(
+let coalescedClient = try NetworkClient(
     baseURL: URL(string: "https://api.example.com/v1")!,
     behavior: CombinedBehavior([.retry(), .authorization(.bearer, store: tokens), .coalescing()])
 )

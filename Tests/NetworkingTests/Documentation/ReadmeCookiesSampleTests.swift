@@ -6,9 +6,9 @@ import Testing
 
 // The cookies example of README.md's "HTTP cache and cookies" section, verbatim (indentation aside).
 
-func cookiesExample() -> (NetworkClient, InMemoryCookieJar) {
+func cookiesExample() throws -> (NetworkClient, InMemoryCookieJar) {
 let cookieJar = InMemoryCookieJar()
-let shopClient = NetworkClient(
+let shopClient = try NetworkClient(
     baseURL: URL(string: "https://shop.example.com")!,
     behavior: CombinedBehavior([.retry(), .cookies(jar: cookieJar)])
 )
@@ -20,6 +20,6 @@ return (shopClient, cookieJar)
         let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let cookieJar = ") }
         #expect(DocumentSamples.lines(of: block).count == 5)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's cookies example is not the code compiled here")
-        #expect(cookiesExample().1.all.isEmpty)
+        #expect(try cookiesExample().1.all.isEmpty)
     }
 }

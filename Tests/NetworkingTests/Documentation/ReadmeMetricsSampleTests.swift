@@ -16,8 +16,8 @@ import Testing
 @testable import NetworkingTransfers
 
 // README.md's metrics example, verbatim: compiled here and checked against README.md below.
-func metricsReadmeExample() -> NetworkClient {
-let client = NetworkClient(
+func metricsReadmeExample() throws -> NetworkClient {
+let client = try NetworkClient(
     baseURL: URL(string: "https://api.example.com")!,
     behavior: CombinedBehavior([.metrics { metrics in print(metrics) }, .retry()])
 )
@@ -31,7 +31,7 @@ return client
         let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.contains(".metrics { metrics in print(metrics) }") }
         #expect(DocumentSamples.lines(of: block).count == 6)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's metrics example is not the code compiled here")
-        #expect(metricsReadmeExample().configuration.baseURL?.host == "api.example.com")
+        #expect(try metricsReadmeExample().configuration.baseURL?.host == "api.example.com")
 
         // The same behaviors on a mock: a 503, then a 200; the printed lines have the shape the comments show.
         let lines = LockedBox<[String]>([])
@@ -40,7 +40,7 @@ return client
             let attempt = count.withLock { $0 += 1; return $0 }
             return (HTTPResponse(status: attempt == 1 ? 503 : 200, url: request.url), Data(count: attempt == 1 ? 57 : 512))
         }
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([
                 .metrics { metrics in lines.withLock { $0.append("\(metrics)") } }, .retry(clock: TestClock()),

@@ -8,21 +8,26 @@ import Testing
 
 struct Profile: Codable, Sendable { let id: Int; let name: String }
 
-// One client for the whole app, built once at start-up with the behaviors every call needs.
-enum SharedNetworkClient {
-    static let tokens = InMemoryTokenStore()
-    static let main = NetworkClient(
-        baseURL: URL(string: "https://api.example.com/v1")!,
-        behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
-    )
+// One client for the whole app, built once at start-up with the behaviors every call needs. Building it throws
+// when a client-wide behavior cannot work (two retries, say): the mistake stops the app where it is made.
+struct AppServices {
+    let tokens = InMemoryTokenStore()
+    let api: NetworkClient
+
+    init() throws {
+        api = try NetworkClient(
+            baseURL: URL(string: "https://api.example.com/v1")!,
+            behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
+        )
+    }
 }
 
-func profileExamples() async throws {
+func profileExamples(services: AppServices) async throws {
     // Requests are values: what to send, and what comes back.
-    let profile = try await SharedNetworkClient.main.send(NetworkRequest<Profile>(path: "/profiles/42"))
+    let profile = try await services.api.send(NetworkRequest<Profile>(path: "/profiles/42"))
 
     // A per-request behavior at the call site joins the client-wide ones, each at its placement.
-    let created = try await SharedNetworkClient.main.send(
+    let created = try await services.api.send(
         NetworkRequest<Profile>(.post, path: "/profiles", body: .json(Profile(id: 0, name: "Ada"))),
         behavior: .idempotencyKey()
     )
@@ -70,9 +75,9 @@ return transport
     }
 
     @Test func theSharedClientIsBuiltWithTheFourClientWideBehaviors() throws {
-        let behavior = try #require(SharedNetworkClient.main.configuration.behavior as? CombinedBehavior)
+        let behavior = try #require((try AppServices()).api.configuration.behavior as? CombinedBehavior)
         #expect(behavior.behaviors.count == 4)
         #expect(behavior.behaviors.last is AuthorizationBehavior)
-        #expect(SharedNetworkClient.main.configuration.baseURL?.host == "api.example.com")
+        #expect((try AppServices()).api.configuration.baseURL?.host == "api.example.com")
     }
 }

@@ -28,7 +28,7 @@ import Testing
         let mock = answering(503)
         let breaker = CircuitBreakerBehavior.circuitBreaker(
             try CircuitBreakerSettings(minimumThroughput: 3), clock: clock)
-        let client = makeClient(
+        let client = try makeClient(
             transport: mock,
             behavior: CombinedBehavior([.rateLimit(clock: clock), .retry(clock: clock), breaker]))
         let first = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/items")) }

@@ -34,13 +34,13 @@ for try await chunk in streamed {
                 .components(separatedBy: "\n```").first)
         #expect(try Self.appearsHere(block), "README.md's streaming sample is not the code compiled here")
         let mock = MockTransport().stub(.get, "/events", .streamed([Data("a".utf8), Data("bc".utf8)]))
-        try await streamingSample(client: makeClient(transport: mock))
+        try await streamingSample(client: try makeClient(transport: mock))
         #expect(mock.requestCount == 1)
     }
 
     @Test func thePluginsStreamTimerSampleSeesTheEnd() async throws {
         let mock = MockTransport().stub(.get, "/events", .streamed([Data("abc".utf8)]))
-        let streamed = try await makeClient(transport: mock, behavior: StreamTimer()).stream(
+        let streamed = try await try makeClient(transport: mock, behavior: StreamTimer()).stream(
             NetworkRequest<Data>(path: "/events"))
         for try await _ in streamed {}
         #expect(mock.requestCount == 1)
@@ -66,7 +66,7 @@ return result
         let mock = MockTransport().stub(.get, "/files/big.iso", .data(Data("iso".utf8)))
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("sample-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: destination) }
-        let result = try await downloadSample(client: makeClient(transport: mock), destination: destination)
+        let result = try await downloadSample(client: try makeClient(transport: mock), destination: destination)
         #expect(result.byteCount == 3)
         #expect(try Data(contentsOf: destination) == Data("iso".utf8))
     }

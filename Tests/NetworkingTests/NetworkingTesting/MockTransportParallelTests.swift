@@ -15,7 +15,7 @@ import Testing
                 group.addTask {
                     let mock = MockTransport()
                         .stub(.get, "/users/\(index)", .success(User(id: index, name: "user\(index)")))
-                    let client = makeClient(transport: mock)
+                    let client = try makeClient(transport: mock)
                     // When
                     let user = try await client.send(NetworkRequest<User>(path: "/users/\(index)"))
                     try await client.send(NetworkRequest<Void>(.get, path: "/users/\(index)"))
@@ -35,7 +35,7 @@ import Testing
 
     @Test func oneMockSharedByConcurrentCallsRecordsEveryAttempt() async throws {
         let mock = MockTransport().stub(.get, "/n", .json("1"), .json("2"))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let values = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 { group.addTask { try await client.send(NetworkRequest<Int>(path: "/n")) } }

@@ -31,7 +31,7 @@ import Testing
         // Given
         let seen = LockedBox<[String]>([])
         let mock = MockTransport().stub(.get, "/me", .unauthorized, .success(User(id: 1, name: "Ada")))
-        let client = makeClient(transport: mock, behavior: AgainOnce(seen: seen))
+        let client = try makeClient(transport: mock, behavior: AgainOnce(seen: seen))
 
         // When
         let user = try await client.send(NetworkRequest<User>(path: "/me"))
@@ -46,7 +46,7 @@ import Testing
         let seen = LockedBox<[String]>([])
         let mock = MockTransport()
             .stub(.get, "/feed", .serviceUnavailable(retryAfter: 1), .success([1, 2, 3]))
-        let client = makeClient(transport: mock, behavior: AgainOnce(seen: seen))
+        let client = try makeClient(transport: mock, behavior: AgainOnce(seen: seen))
 
         let feed = try await client.send(NetworkRequest<[Int]>(path: "/feed"))
 
@@ -57,7 +57,7 @@ import Testing
 
     @Test func lastAnswerOfAScriptRepeats() async throws {
         let mock = MockTransport().stub(.get, "/n", .json("1"), .json("2"))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         var values: [Int] = []
         for _ in 0..<4 { values.append(try await client.send(NetworkRequest<Int>(path: "/n"))) }
@@ -70,7 +70,7 @@ import Testing
         let mock = MockTransport()
             .stub(.get, "/a", .status(500), .data(Data("a".utf8)))
             .stub(.get, "/b", .data(Data("b".utf8)), .status(500))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let b = try await client.send(NetworkRequest<String>(path: "/b"))
         let a1 = await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/a")) }

@@ -16,7 +16,7 @@ import Testing
     @Test func typedStubIsDecodedThroughTheClient() async throws {
         // Given
         let mock = MockTransport().stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         // When
         let response = try await client.response(for: NetworkRequest<User>(path: "/users/1"))
@@ -35,7 +35,7 @@ import Testing
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let mock = MockTransport(encoder: encoder).stub(
             .get, "/me", .success(Profile(accountNumber: 7, displayName: "Lin")))
-        let client = NetworkClient(configuration: .init(baseURL: testBaseURL, transport: mock, decoder: decoder))
+        let client = try NetworkClient(configuration: .init(baseURL: testBaseURL, transport: mock, decoder: decoder))
 
         // When
         let response = try await client.response(for: NetworkRequest<Profile>(path: "/me"))
@@ -48,7 +48,7 @@ import Testing
     @Test func rawDataStatusAndHeadersAreServedAsGiven() async throws {
         let mock = MockTransport()
             .stub(.get, "/raw", .data(Data("hello".utf8), status: 203, headers: ["X-Trace": "abc"]))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let response = try await client.response(for: NetworkRequest<String>(path: "/raw"))
 
@@ -60,7 +60,7 @@ import Testing
     @Test(arguments: [400, 404, 500, 503])
     func statusStubReachesTheCallerAsUnacceptableStatus(status: Int) async throws {
         let mock = MockTransport().stub(.delete, "/users/1", .status(status, body: #"{"error":"no"}"#))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.delete, path: "/users/1")) }
 
@@ -70,7 +70,7 @@ import Testing
 
     @Test func failureStubThrowsTheTransportError() async throws {
         let mock = MockTransport().stub(.get, "/users/1", .failure(TransportError(.cannotConnect, "offline")))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let error = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) }
 
@@ -85,7 +85,7 @@ import Testing
             .stub(.get, "/users", query: ["page": "2"], .json("[2]"))
             .stub(.post, "/users", .json("[3]", status: 201))
             .stub(.get, "/users/*", .json("[4]"))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         // When
         let first = try await client.send(NetworkRequest<[Int]>(path: "/users"))
@@ -102,7 +102,7 @@ import Testing
 
     @Test func pathSegmentsCompareWhole() async throws {
         let mock = MockTransport().stub(.get, "/users/1", .noContent)
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/admin-users/1")) }
 
@@ -114,7 +114,7 @@ import Testing
         let mock = MockTransport()
             .stub(.get, "/users/1", .success(User(id: 1, name: "old")))
             .stub(.get, "/users/1", .success(User(id: 1, name: "new")))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let user = try await client.send(NetworkRequest<User>(path: "/users/1"))
 
@@ -127,7 +127,7 @@ import Testing
             let sent = try request.decodedBody(as: User.self)
             return .success(User(id: 99, name: sent.name.uppercased()), status: 201)
         }
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         // When
         let created = try await client.send(
@@ -141,7 +141,7 @@ import Testing
     @Test func fallbackClosureAnswersWhatNoStubMatches() async throws {
         let mock = MockTransport { request in (HTTPResponse(status: 200), Data("fallback".utf8)) }
         mock.stub(.get, "/stubbed", .data(Data("stub".utf8)))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let stubbed = try await client.send(NetworkRequest<String>(path: "/stubbed"))
         let other = try await client.send(NetworkRequest<String>(path: "/other"))
@@ -155,7 +155,7 @@ import Testing
         // Given
         let clock = TestClock(mode: .manual)
         let mock = MockTransport(clock: clock).stub(.get, "/slow", .json("1").delayed(by: .seconds(5)))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         // When
         let call = Task { try await client.send(NetworkRequest<Int>(path: "/slow")) }

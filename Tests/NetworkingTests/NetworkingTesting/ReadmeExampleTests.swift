@@ -8,7 +8,7 @@ import Testing
     @Test func retriesAfterA503AndSendsTheToken() async throws {
         let mock = MockTransport()
             .stub(.get, "/users/42", .serviceUnavailable(retryAfter: 1), .success(User(id: 42, name: "Ada")))
-        let client = NetworkClient(
+        let client = try NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization { "t0ken" }])))

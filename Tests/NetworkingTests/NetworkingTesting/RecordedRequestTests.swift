@@ -12,7 +12,7 @@ import Testing
         // Given
         let log = EventLog()
         let mock = MockTransport().stub(.post, "/users", .success(User(id: 5, name: "Ada"), status: 201))
-        let client = makeClient(
+        let client = try makeClient(
             transport: mock, behavior: RecordingBehavior("auth", log: log, additionalHeaders: ["X-Token": "t0k"]))
 
         // When
@@ -54,7 +54,7 @@ import Testing
 
     @Test func filtersRecordedRequestsByMethodAndPath() async throws {
         let mock = MockTransport { request in (HTTPResponse(status: 204), Data()) }
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         try await client.send(NetworkRequest<Void>(path: "/a"))
         try await client.send(NetworkRequest<Void>(.delete, path: "/a"))

@@ -13,7 +13,7 @@ import Testing
         let mock = MockTransport()
             .stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
             .stub(.post, "/users", query: ["dry": "1"], .noContent)
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         // When
         let error = await expectNetworkError {
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func mockWithoutStubsSaysSo() async throws {
-        let client = makeClient(transport: MockTransport())
+        let client = try makeClient(transport: MockTransport())
 
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.put, path: "/x")) }
 
@@ -41,7 +41,7 @@ import Testing
 
     @Test func wrongMethodDoesNotMatch() async throws {
         let mock = MockTransport().stub(.get, "/users/1", .noContent)
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
 
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.delete, path: "/users/1")) }
 

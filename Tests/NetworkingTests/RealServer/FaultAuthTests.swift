@@ -91,7 +91,7 @@ extension RealServerTests {
                 try await Task.sleep(for: .seconds(4))
                 return AccessCredential(token: "late")
             }
-            let client = NetworkClient(
+            let client = try NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: URLSessionTransport(), behavior: auth,
                     deadline: .seconds(1)))
@@ -111,7 +111,7 @@ extension RealServerTests {
                 try await Task.sleep(for: .seconds(3600))
                 return AccessCredential(token: "never")
             }
-            let client = NetworkClient(
+            let client = try NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: URLSessionTransport(), behavior: auth,
                     timeout: .milliseconds(500), deadline: nil))

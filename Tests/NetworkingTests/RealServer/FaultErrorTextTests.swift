@@ -21,7 +21,7 @@ extension RealServerTests {
 
         @Test func noErrorTextContainsACredentialTheServerEchoed() async throws {
             let key = FaultServer.newKey("echoed-secrets")
-            let client = NetworkClient(
+            let client = try NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: URLSessionTransport(),
                     behavior: CombinedBehavior([
@@ -52,7 +52,7 @@ extension RealServerTests {
 
         @Test func aTransportErrorNamesTheRequestWithoutItsSecrets() async throws {
             // Port 1 refuses: the error is built from the request alone.
-            let client = NetworkClient(
+            let client = try NetworkClient(
                 configuration: .init(
                     baseURL: URL(string: "http://127.0.0.1:1")!, transport: URLSessionTransport(),
                     behavior: .authorization(.bearer) { "s3cret-token" }))

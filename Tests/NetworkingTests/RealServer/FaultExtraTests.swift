@@ -129,7 +129,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("tls-handshake")
             let port = try #require(try await FaultServer.url().port)
             let counter = AttemptCounter()
-            let client = loopbackClient(
+            let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(port)")!, transport: URLSessionTransport(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
             let error = await expectNetworkError {
@@ -147,7 +147,7 @@ extension RealServerTests {
             let before = try await FaultServer.tlsStats()
             let key = FaultServer.newKey("tls")
             let counter = AttemptCounter()
-            let client = loopbackClient(
+            let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(before.port)")!, transport: URLSessionTransport(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
             let error = await expectNetworkError {

@@ -48,7 +48,7 @@ extension RealServerTests {
 
         @Test func refusedConnectionIsATransportFailureWithNoHead() async throws {
             let collector = MetricsBehaviorTests.Collector()
-            let client = loopbackClient(
+            let client = try loopbackClient(
                 URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport(),
                 behavior: .metrics { collector.record($0) }, timeout: .seconds(10))
             _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/")) }

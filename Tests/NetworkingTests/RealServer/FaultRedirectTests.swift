@@ -185,7 +185,7 @@ extension RealServerTests {
         @Test func aHeaderDeclaredSensitiveNeverFollowsARedirectToAnotherHostOrPort() async throws {
             // A secret the request sets itself, declared in the client's configuration.
             let key = FaultServer.newKey("declared")
-            let client = NetworkClient(
+            let client = try NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: URLSessionTransport(), timeout: .seconds(30),
                     sensitiveHeaderNames: ["x-session"]))

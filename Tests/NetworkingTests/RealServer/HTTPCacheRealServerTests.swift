@@ -24,9 +24,10 @@ extension RealServerTests {
     /// The HTTP cache against httpbin and the fault server: hits counted on the wire.
     @Suite struct HTTPCacheRealServerTests {
         static func client(_ base: URL, _ transport: any HTTPTransport, store: any HTTPCacheStore = MemoryCacheStore())
-            -> NetworkClient
+            throws -> NetworkClient
         {
-            NetworkClient(configuration: .init(baseURL: base, transport: transport, behavior: .httpCache(store: store)))
+            try NetworkClient(
+                configuration: .init(baseURL: base, transport: transport, behavior: .httpCache(store: store)))
         }
 
         @discardableResult
@@ -40,7 +41,7 @@ extension RealServerTests {
 
         @Test func httpbinCacheNIsAFreshHitWithNoSecondSend() async throws {
             let transport = CountingTransport()
-            let client = Self.client(try await HTTPBin.url(), transport)
+            let client = try Self.client(try await HTTPBin.url(), transport)
             let first = try await Self.get(client, "/cache/60")
             let second = try await Self.get(client, "/cache/60")
             #expect(transport.sends == 1)
@@ -50,7 +51,7 @@ extension RealServerTests {
 
         @Test func httpbinCacheIsRevalidatedWithOne304() async throws {
             let transport = CountingTransport()
-            let client = Self.client(try await HTTPBin.url(), transport)
+            let client = try Self.client(try await HTTPBin.url(), transport)
             let first = try await Self.get(client, "/cache")
             let second = try await Self.get(client, "/cache")
             #expect(transport.statuses.current == [200, 304])
@@ -61,7 +62,7 @@ extension RealServerTests {
 
         @Test func httpbinETagIsRevalidatedWithIfNoneMatch() async throws {
             let transport = CountingTransport()
-            let client = Self.client(try await HTTPBin.url(), transport)
+            let client = try Self.client(try await HTTPBin.url(), transport)
             let first = try await Self.get(client, "/etag/abc123")
             #expect(first.response.headerFields["ETag"] == "abc123")
             let second = try await Self.get(client, "/etag/abc123")
@@ -72,7 +73,7 @@ extension RealServerTests {
         @Test(arguments: [("max-age=60", 1), ("no-store", 2), ("max-age=60, no-cache", 2)])
         func httpbinResponseHeadersDecideWhatIsStored(control: String, sends: Int) async throws {
             let transport = CountingTransport()
-            let client = Self.client(try await HTTPBin.url(), transport)
+            let client = try Self.client(try await HTTPBin.url(), transport)
             try await Self.get(client, "/response-headers", ["Cache-Control": control])
             try await Self.get(client, "/response-headers", ["Cache-Control": control])
             #expect(transport.sends == sends)
@@ -80,7 +81,7 @@ extension RealServerTests {
 
         @Test func faultServerCountsAFreshHitAsNoHit() async throws {
             let key = FaultServer.newKey("cache-fresh")
-            let client = Self.client(try await FaultServer.url(), URLSessionTransport())
+            let client = try Self.client(try await FaultServer.url(), URLSessionTransport())
             try await Self.get(client, "/cacheable", ["key": key, "max_age": "60", "etag": "e1"])
             let second = try await Self.get(client, "/cacheable", ["key": key, "max_age": "60", "etag": "e1"])
             #expect(try await FaultServer.hits(key).count == 1)
@@ -90,7 +91,7 @@ extension RealServerTests {
         @Test func faultServerCountsARevalidationAsOneHitAnswered304() async throws {
             let key = FaultServer.newKey("cache-revalidate")
             let transport = CountingTransport()
-            let client = Self.client(try await FaultServer.url(), transport)
+            let client = try Self.client(try await FaultServer.url(), transport)
             let first = try await Self.get(client, "/cacheable", ["key": key, "etag": "e2"])
             let second = try await Self.get(client, "/cacheable", ["key": key, "etag": "e2"])
             let hits = try await FaultServer.hits(key)
@@ -103,7 +104,7 @@ extension RealServerTests {
 
         @Test func faultServerVaryKeepsLanguagesApart() async throws {
             let key = FaultServer.newKey("cache-vary")
-            let client = Self.client(try await FaultServer.url(), URLSessionTransport())
+            let client = try Self.client(try await FaultServer.url(), URLSessionTransport())
             let query = ["key": key, "max_age": "60", "vary": "Accept-Language"]
             let french = try await Self.get(client, "/cacheable", query, headers: ["Accept-Language": "fr"])
             try await Self.get(client, "/cacheable", query, headers: ["Accept-Language": "fr"])
@@ -121,8 +122,9 @@ extension RealServerTests {
             let base = try await FaultServer.url()
             let query = ["key": key, "max_age": "60"]
             try await Self.get(
-                Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder)), "/cacheable", query)
-            let restarted = Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder))
+                try Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder)), "/cacheable",
+                query)
+            let restarted = try Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder))
             let second = try await Self.get(restarted, "/cacheable", query)
             #expect(try await FaultServer.hits(key).count == 1)
             #expect(HTTPCacheBehavior.outcome(of: second.response) == .hit)

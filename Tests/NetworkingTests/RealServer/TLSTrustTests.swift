@@ -40,7 +40,7 @@ extension RealServerTests {
         @Test func aServerSignedByATrustedAuthorityAnswers() async throws {
             let before = try await Self.stats()
             let key = FaultServer.newKey("tls-trusted")
-            let client = loopbackClient(
+            let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(before.port)")!, transport: try Self.trustingTransport(),
                 behavior: EmptyBehavior(), timeout: .seconds(10))
             let response = try await client.response(for: NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
@@ -57,7 +57,7 @@ extension RealServerTests {
             let plain = try await FaultServer.url()
             let target = "\(plain.absoluteString)/ok?key=\(key)-target"
             let counter = AttemptCounter()
-            let client = loopbackClient(
+            let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(stats.port)")!, transport: try Self.trustingTransport(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
             let error = await expectNetworkError {
@@ -81,7 +81,7 @@ extension RealServerTests {
             let wrongPin = try #require(PublicKeyPin("sha256/" + Data(repeating: 7, count: 32).base64EncodedString()))
             let policy = ServerTrust(certificateAuthorities: [try Self.testAuthority()], pinnedKeys: [wrongPin])
             let counter = AttemptCounter()
-            let client = loopbackClient(
+            let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(before.port)")!,
                 transport: URLSessionTransport(configuration: .init(serverTrust: policy)),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))

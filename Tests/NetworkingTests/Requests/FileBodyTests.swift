@@ -14,8 +14,8 @@ import Testing
         return url
     }
 
-    static func client(_ transport: MockTransport) -> NetworkClient {
-        NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+    static func client(_ transport: MockTransport) throws -> NetworkClient {
+        try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
     }
 
     @Test func aFileBodyReachesTheTransportAsAFileWithItsContentType() async throws {
@@ -24,8 +24,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = MockTransport().stub(.post, "/files", .success(Receipt(ok: true)))
         // When
-        _ = try await Self.client(transport).send(NetworkRequest<Receipt>(.post, path: "/files", body: .file(file)))
-        _ = try await Self.client(transport).send(
+        _ = try await try Self.client(transport).send(NetworkRequest<Receipt>(.post, path: "/files", body: .file(file)))
+        _ = try await try Self.client(transport).send(
             NetworkRequest<Receipt>(.post, path: "/files", body: .file(file, contentType: "text/plain")))
         // Then
         let sent = transport.requests(to: .post, "/files")
@@ -38,7 +38,7 @@ import Testing
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
         let transport = MockTransport().stub(.post, "/files", .success(Receipt(ok: true)))
         let error = await expectNetworkError {
-            try await Self.client(transport).send(
+            try await try Self.client(transport).send(
                 NetworkRequest<Receipt>(.post, path: "/files", body: .file(missing)))
         }
         #expect(error?.kind == .invalidRequest)
@@ -53,7 +53,8 @@ import Testing
         let notAFile = URL(string: "https://example.com/file.bin")!
         for (url, reason) in [(directory, "is a directory"), (notAFile, "is not a file: URL")] {
             let error = await expectNetworkError {
-                try await Self.client(transport).send(NetworkRequest<Receipt>(.post, path: "/files", body: .file(url)))
+                try await try Self.client(transport).send(
+                    NetworkRequest<Receipt>(.post, path: "/files", body: .file(url)))
             }
             #expect(error?.kind == .invalidRequest)
             #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
@@ -66,7 +67,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = MockTransport().stub(.get, "/files", .success(Receipt(ok: true)))
         let error = await expectNetworkError {
-            try await Self.client(transport).send(NetworkRequest<Receipt>(.get, path: "/files", body: .file(file)))
+            try await try Self.client(transport).send(NetworkRequest<Receipt>(.get, path: "/files", body: .file(file)))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(transport.requests.isEmpty)
@@ -91,7 +92,7 @@ import Testing
         let file = try Self.temporaryFile(Data(repeating: 7, count: 1000))
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = MockTransport().stub(.put, "/files", .success(Receipt(ok: true)))
-        let call = Self.client(transport).upload(NetworkRequest<Receipt>(.put, path: "/files", body: .file(file)))
+        let call = try Self.client(transport).upload(NetworkRequest<Receipt>(.put, path: "/files", body: .file(file)))
         #expect(try await call.value == Receipt(ok: true))
         var updates: [TransferProgress] = []
         for await progress in call.progress { updates.append(progress) }

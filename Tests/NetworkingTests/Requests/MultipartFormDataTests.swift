@@ -14,7 +14,7 @@ import Testing
     /// Sends `form` through a client on a mock and returns what the mock recorded, or the client's error.
     static func send(_ form: MultipartFormData) async throws -> (RecordedRequest?, NetworkError?) {
         let transport = MockTransport().stub(.post, "/uploads", .success(Receipt(ok: true)))
-        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         do {
             _ = try await client.send(NetworkRequest<Receipt>(.post, path: "/uploads", body: .multipart(form)))
             return (transport.requests(to: .post, "/uploads").first, nil)
@@ -125,7 +125,7 @@ import Testing
         form.append("v", name: "k")
         form.appendFile(file, name: "f")
         let transport = MockTransport().stub(.post, "/uploads", .success(Receipt(ok: true)))
-        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         let call = client.upload(NetworkRequest<Receipt>(.post, path: "/uploads", body: .multipart(form)))
         _ = try await call.value
         var last: TransferProgress?

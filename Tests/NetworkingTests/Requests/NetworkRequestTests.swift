@@ -11,7 +11,8 @@ import Testing
 @Suite struct NetworkRequestTests {
     func sent<R>(_ request: NetworkRequest<R>, baseURL: URL? = testBaseURL) async throws -> HTTPRequest {
         let transport = MockTransport { request in (HTTPResponse(status: 200), Data("{}".utf8)) }
-        let client = NetworkClient(configuration: .init(baseURL: baseURL, transport: transport, clock: SystemClock()))
+        let client = try NetworkClient(
+            configuration: .init(baseURL: baseURL, transport: transport, clock: SystemClock()))
         _ = try? await client.send(request)
         return try #require(transport.requests.first)
     }
@@ -118,7 +119,7 @@ import Testing
     }
 
     @Test func aStatusAcceptedAtTheInitializerIsDecoded() async throws {
-        let client = makeClient(transport: answering(404, body: #"{"id": 0, "name": ""}"#))
+        let client = try makeClient(transport: answering(404, body: #"{"id": 0, "name": ""}"#))
         let user = try await client.send(NetworkRequest<User>(path: "/u/0", acceptableStatusCodes: [200, 404]))
         #expect(user == User(id: 0, name: ""))
     }

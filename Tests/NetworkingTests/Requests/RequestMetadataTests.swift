@@ -45,7 +45,7 @@ import Testing
         request.endpointName = "getUser"
         request.metadata[Priority.self] = 7
         let reader = MetadataReader()
-        let client = makeClient(transport: answering(), behavior: reader)
+        let client = try makeClient(transport: answering(), behavior: reader)
         // When
         _ = try await client.send(request)
         _ = try await client.send(NetworkRequest<Data>(path: "/users/43"))
@@ -61,7 +61,7 @@ import Testing
         let lines = LockedBox<[String]>([])
         var request = NetworkRequest<Data>(path: "/users/42")
         request.endpointName = "getUser"
-        let client = makeClient(
+        let client = try makeClient(
             transport: answering(), behavior: .logging(to: LogSink { line in lines.withLock { $0.append(line) } }))
         _ = try await client.send(request)
         _ = try await client.send(NetworkRequest<Data>(path: "/users/43"))

@@ -58,7 +58,7 @@ import Testing
     @Test(arguments: badRequests)
     func badInputIsRefusedBeforeIO(_ bad: BadRequest) async throws {
         let transport = answering()
-        let client = makeClient(transport: transport)
+        let client = try makeClient(transport: transport)
         let error = try #require(await expectNetworkError { try await client.send(bad.request) })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains(bad.reason), "message was: \(error.message)")
@@ -68,7 +68,7 @@ import Testing
 
     @Test func relativePathWithoutBaseURLIsRefused() async throws {
         let transport = answering()
-        let client = NetworkClient(configuration: .init(baseURL: nil, transport: transport, clock: SystemClock()))
+        let client = try NetworkClient(configuration: .init(baseURL: nil, transport: transport, clock: SystemClock()))
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
         #expect(error.kind == .invalidRequest)
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: ["ftp://files.test/", "file:///tmp/", "http:///nohost", "http://h.test:0/"])
     func anUnusableBaseURLIsRefusedOnEveryCall(base: String) async throws {
         let transport = answering()
-        let client = NetworkClient(
+        let client = try NetworkClient(
             configuration: .init(baseURL: URL(string: base)!, transport: transport, clock: SystemClock()))
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
@@ -93,7 +93,7 @@ import Testing
         let transport = answering()
         let error = try #require(
             await expectNetworkError {
-                try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
+                try await try makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
             })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains("segment"))
@@ -103,13 +103,13 @@ import Testing
     @Test(arguments: ["a..b", "...", ".well-known/x", "v1.2/items"])
     func dotsInsideSegmentsAreFine(path: String) async throws {
         let transport = answering()
-        try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
+        try await try makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
         #expect(transport.requestCount == 1)
     }
 
     @Test func aBaseURLWithAQueryIsRefused() async throws {
         let transport = answering()
-        let client = NetworkClient(
+        let client = try NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test/v1?key=abc")!, transport: transport, clock: SystemClock()))
         let error = try #require(
@@ -121,7 +121,7 @@ import Testing
 
     @Test func anEnormousTimeoutOnAPlainTransportNeverOverflows() async throws {
         let transport = answering()
-        let client = makeClient(transport: transport, timeout: .seconds(Int64.max), deadline: .seconds(Int64.max))
+        let client = try makeClient(transport: transport, timeout: .seconds(Int64.max), deadline: .seconds(Int64.max))
         try await client.send(NetworkRequest<Void>(path: "/x"))
         #expect(transport.requestCount == 1)
     }
@@ -136,7 +136,7 @@ import Testing
         }
         let log = EventLog()
         let transport = answering()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: CombinedBehavior([RecordingBehavior("outer", log: log), Injector()]))
         let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/a")) })
         #expect(error.kind == .invalidRequest)
@@ -151,14 +151,15 @@ import Testing
         let transport = answering()
         var headers: HTTPFields = ["Accept": "a"]
         headers.append(HTTPField(name: "accept", value: "b"))
-        try await makeClient(transport: transport).send(NetworkRequest<Void>(path: "/a", headers: headers))
+        try await try makeClient(transport: transport).send(NetworkRequest<Void>(path: "/a", headers: headers))
         #expect(transport.requests.first?.headerFields[values: .accept] == ["a", "b"])
         #expect(transport.requests.first?.headerFields.map(\.name.rawName) == ["Accept", "accept"])
     }
 
     @Test func nonASCIIHeaderValuesAreAllowed() async throws {
         let transport = answering()
-        try await makeClient(transport: transport).send(NetworkRequest<Void>(path: "/a", headers: ["X-Name": "Zoë"]))
+        try await try makeClient(transport: transport).send(
+            NetworkRequest<Void>(path: "/a", headers: ["X-Name": "Zoë"]))
         #expect(transport.requests.first?.headerFields["X-Name"] == "Zoë")
     }
 }

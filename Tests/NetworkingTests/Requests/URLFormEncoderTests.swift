@@ -58,7 +58,7 @@ import Testing
     @Test func theItemsGoOutEscapedInTheQueryAndInAFormBody() async throws {
         // Given
         let mock = MockTransport { request in (HTTPResponse(status: 200), Data()) }
-        let client = NetworkClient(
+        let client = try NetworkClient(
             configuration: .init(baseURL: URL(string: "https://api.example.com/v1")!, transport: mock))
         let items = try URLFormEncoder().queryItems(from: Filter(owner: "a&b c", stars: 5))
         // When

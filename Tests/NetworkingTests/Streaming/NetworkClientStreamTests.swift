@@ -16,7 +16,7 @@ import Testing
     @Test func chunksArriveOnTheTransportsClockThroughTheChain() async throws {
         let clock = TestClock(mode: .manual)
         let mock = MockTransport(clock: clock).stub(.get, "/feed", .streamed(Self.chunks, every: .seconds(1)))
-        let client = makeClient(transport: mock, clock: clock, timeout: .seconds(5))
+        let client = try makeClient(transport: mock, clock: clock, timeout: .seconds(5))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         #expect(streamed.response.status == .ok)
         let reader = Task { try await Self.read(streamed) }
@@ -31,7 +31,7 @@ import Testing
     @Test func noByteForTheAttemptTimeoutFailsTheStreamAsIdle() async throws {
         let clock = TestClock(mode: .manual)
         let mock = MockTransport(clock: clock).stub(.get, "/feed", .streamed([Data("a".utf8)], end: .stall))
-        let client = makeClient(transport: mock, clock: clock, timeout: .seconds(3), deadline: nil)
+        let client = try makeClient(transport: mock, clock: clock, timeout: .seconds(3), deadline: nil)
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         var iterator = streamed.makeAsyncIterator()
         #expect(try await iterator.next() == Data("a".utf8))
@@ -50,7 +50,7 @@ import Testing
         let clock = TestClock(mode: .manual)
         let many = Array(repeating: Data("x".utf8), count: 100)
         let mock = MockTransport(clock: clock).stub(.get, "/feed", .streamed(many, every: .seconds(1)))
-        let client = makeClient(transport: mock, clock: clock, timeout: .seconds(5), deadline: .seconds(10))
+        let client = try makeClient(transport: mock, clock: clock, timeout: .seconds(5), deadline: .seconds(10))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         let reader = Task { try await Self.read(streamed) }
         for _ in 0..<10 {
@@ -65,7 +65,7 @@ import Testing
     @Test func aBrokenTransferReachesTheReaderAsANetworkErrorNamingTheRequest() async throws {
         let cut = TransportError(.connectionLost, "the connection was lost")
         let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks, end: .fail(cut)))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         let error = await expectNetworkError { try await Self.read(streamed) }
         #expect(error?.kind == .transport(.connectionLost))
@@ -75,7 +75,7 @@ import Testing
     @Test func cancellingTheReaderStopsTheProducerAndLeavesNoTask() async throws {
         let clock = TestClock(mode: .manual)
         let mock = MockTransport(clock: clock).stub(.get, "/feed", .streamed(Self.chunks, end: .stall))
-        let client = makeClient(transport: mock, clock: clock)
+        let client = try makeClient(transport: mock, clock: clock)
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         let reader = Task { try await Self.read(streamed) }
         await clock.waitForSleepers(1)
@@ -90,7 +90,7 @@ import Testing
         let mock = MockTransport().stub(
             .get, "/feed", .serviceUnavailable(),
             .streamed(Self.chunks, end: .fail(TransportError(.connectionLost, "cut"))))
-        let client = makeClient(
+        let client = try makeClient(
             transport: mock, behavior: .retry(clock: TestClock()), clock: TestClock(mode: .manual))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         #expect(mock.requestCount == 2)  // the 503 was retried
@@ -100,7 +100,7 @@ import Testing
 
     @Test func anUnacceptableStatusThrowsWithTheBodysStart() async throws {
         let mock = MockTransport().stub(.get, "/feed", .streamed([Data("{\"error\":1}".utf8)], status: 404))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
         let error = await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/feed")) }
         #expect(error?.kind == .unacceptableStatus(404))
         #expect(error?.body == Data("{\"error\":1}".utf8))
@@ -113,7 +113,7 @@ import Testing
                 (HTTPResponse(status: .ok), .data(Data("whole".utf8)))
             }
         }
-        let client = makeClient(transport: InMemoryTransport())
+        let client = try makeClient(transport: InMemoryTransport())
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         var chunks: [Data] = []
         for try await chunk in streamed { chunks.append(chunk) }
@@ -124,7 +124,7 @@ import Testing
         let events = LockedBox<[Bool]>([])
         let counter = ActivityCounterBehavior(onChange: { busy in events.withLock { $0.append(busy) } })
         let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks))
-        let client = makeClient(transport: mock, behavior: counter)
+        let client = try makeClient(transport: mock, behavior: counter)
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         #expect(events.current == [true])
         #expect(try await Self.read(streamed) == "one two three")
@@ -135,7 +135,7 @@ import Testing
     @Test func theActivityCounterEndsWhenTheStreamIsDropped() async throws {
         let counter = ActivityCounterBehavior()
         let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks, end: .stall))
-        let client = makeClient(transport: mock, behavior: counter)
+        let client = try makeClient(transport: mock, behavior: counter)
         do {
             let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
             #expect(counter.state.count == 1)
@@ -148,7 +148,7 @@ import Testing
         let lines = LockedBox<[String]>([])
         let sink = LogSink { line in lines.withLock { $0.append(line) } }
         let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks))
-        let client = makeClient(
+        let client = try makeClient(
             transport: mock, behavior: .logging(to: sink, logsStart: false, bodies: .upTo(1000), clock: TestClock()))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         #expect(lines.current.count == 1)
@@ -170,7 +170,7 @@ import Testing
     @Test func theBackgroundTaskEndsWhenTheHeadArrivesAndRequestBehaviorsApply() async throws {
         let provider = EndRecorder()
         let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks, end: .stall))
-        let client = makeClient(
+        let client = try makeClient(
             transport: mock,
             behavior: CombinedBehavior([
                 .backgroundTask(provider: provider), .authorization(.bearer) { "secret" }, .headers(["X-App": "1"]),

@@ -24,7 +24,7 @@ enum FaultServer {
         timeout: Duration = .seconds(30),
         configure: (inout NetworkClient.Configuration) -> Void = { _ in }
     ) async throws -> NetworkClient {
-        loopbackClient(
+        try loopbackClient(
             try await url(), transport: transport, behavior: behavior, timeout: timeout, configure: configure)
     }
 
@@ -45,7 +45,7 @@ enum FaultServer {
 
     /// The hits the server counted for `key`.
     static func hits(_ key: String) async throws -> Hits {
-        let client = NetworkClient(baseURL: try await url())
+        let client = try NetworkClient(baseURL: try await url())
         return try await client.send(
             NetworkRequest<Hits>(path: "/__hits", query: [URLQueryItem(name: "key", value: key)]))
     }
@@ -53,7 +53,8 @@ enum FaultServer {
     /// The port of the server's second plain listener on 127.0.0.1: another origin with the same routes and hits.
     static func alternatePort() async throws -> Int {
         struct Ports: Decodable, Sendable { let alternate: Int }
-        return try await NetworkClient(baseURL: try await url()).send(NetworkRequest<Ports>(path: "/__ports")).alternate
+        return try await try NetworkClient(baseURL: try await url()).send(NetworkRequest<Ports>(path: "/__ports"))
+            .alternate
     }
 
     /// What one of the server's TLS listeners has seen: its port, connections accepted, handshakes by outcome.
@@ -70,7 +71,7 @@ enum FaultServer {
     /// The self-signed listener's counts (`/__tls`), or with `trusted` those of the listener whose certificate the
     /// run's authority signed (`/__tls-trusted`).
     static func tlsStats(trusted: Bool = false) async throws -> TLSStats {
-        try await NetworkClient(baseURL: try await url())
+        try await try NetworkClient(baseURL: try await url())
             .send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
     }
 
@@ -116,11 +117,11 @@ enum FaultServer {
 func loopbackClient(
     _ baseURL: URL, transport: URLSessionTransport, behavior: any RequestBehavior, timeout: Duration,
     configure: (inout NetworkClient.Configuration) -> Void = { _ in }
-) -> NetworkClient {
+) throws -> NetworkClient {
     var configuration = NetworkClient.Configuration(
         baseURL: baseURL, transport: transport, behavior: behavior, timeout: timeout)
     configure(&configuration)
-    return NetworkClient(configuration: configuration)
+    return try NetworkClient(configuration: configuration)
 }
 
 struct FaultServerError: Error, CustomStringConvertible {

@@ -26,7 +26,7 @@ enum HTTPBin {
         timeout: Duration = .seconds(30),
         configure: (inout NetworkClient.Configuration) -> Void = { _ in }
     ) async throws -> NetworkClient {
-        loopbackClient(
+        try loopbackClient(
             try await url(), transport: transport, behavior: behavior, timeout: timeout, configure: configure)
     }
 

@@ -28,8 +28,8 @@ func makeClient(
     clock: any NetworkClock = SystemClock(),
     timeout: Duration = .seconds(60),
     deadline: Duration? = .seconds(300)
-) -> NetworkClient {
-    NetworkClient(
+) throws -> NetworkClient {
+    try NetworkClient(
         configuration: .init(
             baseURL: testBaseURL, transport: transport, behavior: behavior, timeout: timeout, deadline: deadline,
             clock: clock))

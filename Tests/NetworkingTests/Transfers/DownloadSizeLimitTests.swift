@@ -11,7 +11,7 @@ import Testing
         let folder = try DownloadTests.folder()
         let destination = folder.appendingPathComponent("file.bin")
         let mock = MockTransport().stub(.get, "/file", response)
-        let call = makeClient(transport: mock).download(
+        let call = try makeClient(transport: mock).download(
             NetworkRequest<Data>(path: "/file"), to: destination, maximumSize: maximumSize)
         do {
             return (.success(try await call.value), destination)

@@ -24,7 +24,7 @@ import Testing
         let mock = MockTransport().stub(
             .get, "/file", .streamed(Self.chunks(of: body, size: 1000), headers: [.contentLength: "10000"]))
         let destination = folder.appendingPathComponent("file.bin")
-        let call = makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+        let call = try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
         let steps = Task { await call.progress.reduce(into: [TransferProgress]()) { $0.append($1) } }
         let result = try await call.value
         let progress = await steps.value
@@ -50,7 +50,7 @@ import Testing
             .streamed(
                 [body.subdata(in: 2000..<5000)], status: 206,
                 headers: [.contentRange: "bytes 2000-4999/5000", .contentLength: "3000", .eTag: "\"v1\""]))
-        let client = makeClient(transport: mock)
+        let client = try makeClient(transport: mock)
         let first = await expectNetworkError {
             try await client.download(NetworkRequest<Data>(path: "/file"), to: destination).value
         }
@@ -71,7 +71,7 @@ import Testing
         try Data("stale".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         try Data("\"old\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial-validator"))
         let mock = MockTransport().stub(.get, "/file", .data(Data("fresh file".utf8), headers: [.eTag: "\"new\""]))
-        let result = try await makeClient(transport: mock).download(
+        let result = try await try makeClient(transport: mock).download(
             NetworkRequest<Data>(path: "/file"), to: destination
         )
         .value
@@ -87,7 +87,7 @@ import Testing
         try Data("done".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         try Data("\"v1\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial-validator"))
         let mock = MockTransport().stub(.get, "/file", .status(416, headers: [.contentRange: "bytes */4"]))
-        let result = try await makeClient(transport: mock).download(
+        let result = try await try makeClient(transport: mock).download(
             NetworkRequest<Data>(path: "/file"), to: destination
         )
         .value
@@ -101,7 +101,8 @@ import Testing
         let destination = folder.appendingPathComponent("file.bin")
         try Data("junk".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         let mock = MockTransport().stub(.get, "/file", .data(Data("whole".utf8)))
-        _ = try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination).value
+        _ = try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+            .value
         #expect(mock.lastRequest?.header(.range) == nil)
         #expect(try Data(contentsOf: destination) == Data("whole".utf8))
     }
@@ -114,7 +115,8 @@ import Testing
         let mock = MockTransport().stub(
             .get, "/file", .streamed([Data("new ".utf8)], end: .fail(TransportError(.connectionLost, "cut"))))
         _ = await expectNetworkError {
-            try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination).value
+            try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+                .value
         }
         #expect(try Data(contentsOf: destination) == Data("previous".utf8))
     }
@@ -124,7 +126,8 @@ import Testing
             "missing-\(UUID().uuidString)/file.bin")
         let mock = MockTransport().stub(.get, "/file", .data(Data("x".utf8)))
         let error = await expectNetworkError {
-            try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination).value
+            try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+                .value
         }
         #expect(error?.kind == .fileSystem)
         #expect(error?.requestName == "GET /file")
@@ -137,7 +140,8 @@ import Testing
         let destination = folder.appendingPathComponent("file.bin")
         let mock = MockTransport().stub(.get, "/file", .streamed([Data("abc".utf8)], headers: [.contentLength: "10"]))
         let error = await expectNetworkError {
-            try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination).value
+            try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+                .value
         }
         #expect(error?.kind == .transport(.connectionLost))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
@@ -149,7 +153,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("file.bin")
         let mock = MockTransport().stub(.get, "/file", .streamed([Data("abc".utf8)], end: .stall))
-        let call = makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+        let call = try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
         for await step in call.progress where step.completedBytes == 3 { break }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }

@@ -21,7 +21,7 @@ import Testing
     @Test func aFixtureFileStreamsInChunksWithItsLength() async throws {
         let (folder, payload) = try Self.fixtures()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let client = makeClient(transport: FixtureTransport(directory: folder, basePath: "/v1"))
+        let client = try makeClient(transport: FixtureTransport(directory: folder, basePath: "/v1"))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/files/big"))
         #expect(streamed.response.headerFields[.contentLength] == "200000")
         var received = Data()
@@ -38,7 +38,7 @@ import Testing
         let (folder, payload) = try Self.fixtures()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("out.bin")
-        let client = makeClient(transport: FixtureTransport(directory: folder, basePath: "/v1"))
+        let client = try makeClient(transport: FixtureTransport(directory: folder, basePath: "/v1"))
         let result = try await client.download(NetworkRequest<Data>(path: "/files/big"), to: destination).value
         #expect(result.byteCount == 200_000)
         #expect(try Data(contentsOf: destination) == payload)
@@ -47,7 +47,7 @@ import Testing
     @Test func aJSONFixtureStreamsAsOneChunkAndAMissingOneNamesItsFile() async throws {
         let (folder, _) = try Self.fixtures()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let client = makeClient(transport: FixtureTransport(directory: folder, basePath: "/v1"))
+        let client = try makeClient(transport: FixtureTransport(directory: folder, basePath: "/v1"))
         var text = ""
         for try await chunk in try await client.stream(NetworkRequest<Data>(path: "/status")) {
             text += String(decoding: chunk, as: UTF8.self)

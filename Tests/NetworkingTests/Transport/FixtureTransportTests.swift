@@ -59,7 +59,7 @@ import Testing
             ] } } }
             """,
         ])
-        let client = folder.client()
+        let client = try folder.client()
 
         // When
         let first = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) }
@@ -79,7 +79,7 @@ import Testing
             "search/japan.json": #"[{"id": 81, "name": "Japan"}]"#,
             "fixtures.json": #"{ "routes": { "GET /search?name=japan": { "file": "search/japan.json" } } }"#,
         ])
-        let client = folder.client()
+        let client = try folder.client()
 
         let japan = try await client.send(
             NetworkRequest<[User]>(path: "/search", query: [URLQueryItem(name: "name", value: "japan")]))
@@ -98,7 +98,7 @@ import Testing
             { "routes": { "DELETE /users/*": { "status": 204, "headers": { "X-Deleted": "yes" }, "delay": 0.25 } } }
             """
         ])
-        let client = folder.client(clock: clock)
+        let client = try folder.client(clock: clock)
 
         // When
         let call = Task { try await client.response(for: NetworkRequest<Void>(.delete, path: "/users/9")) }
@@ -169,7 +169,7 @@ import Testing
 }
 
 private extension FixtureFolder {
-    func client(clock: any NetworkClock = SystemClock()) -> NetworkClient {
-        makeClient(transport: FixtureTransport(directory: url, basePath: "/v1", clock: clock))
+    func client(clock: any NetworkClock = SystemClock()) throws -> NetworkClient {
+        try makeClient(transport: FixtureTransport(directory: url, basePath: "/v1", clock: clock))
     }
 }

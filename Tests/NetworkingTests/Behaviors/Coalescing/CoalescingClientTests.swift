@@ -13,7 +13,7 @@ import Testing
             return (HTTPResponse(status: .ok, url: request.url), Data(#"{"id":42,"name":"Ada"}"#.utf8))
         }
         let coalescing = CoalescingBehavior()
-        let client = makeClient(transport: transport, behavior: coalescing)
+        let client = try makeClient(transport: transport, behavior: coalescing)
         let accept: HTTPFields = [.accept: "application/json"]
         // When
         async let user = client.send(NetworkRequest<User>(path: "/users/42", headers: accept))
@@ -36,7 +36,7 @@ import Testing
             return (HTTPResponse(status: .ok, url: request.url), Data((request.headerFields[.accept] ?? "none").utf8))
         }
         let coalescing = CoalescingBehavior()
-        let client = makeClient(transport: transport, behavior: coalescing)
+        let client = try makeClient(transport: transport, behavior: coalescing)
         var withDefault = NetworkRequest<Data>(path: "/users/42")
         withDefault.defaultAccept = "application/json"  // as a JSON-decoded request has
         async let json = client.send(withDefault)
@@ -55,7 +55,7 @@ import Testing
             return (HTTPResponse(status: .ok, url: request.url), Data(#"{"id":42,"name":"Ada"}"#.utf8))
         }
         let coalescing = CoalescingBehavior()
-        let client = makeClient(transport: transport, behavior: coalescing)
+        let client = try makeClient(transport: transport, behavior: coalescing)
         struct Order: Decodable, Sendable { let total: Int }
         async let user = client.send(NetworkRequest<User>(path: "/users/42"))
         let order = Task { try await client.response(for: NetworkRequest<Order>(path: "/users/42")) }
@@ -72,10 +72,10 @@ import Testing
             (HTTPResponse(status: .ok, url: request.url), Data((request.headerFields[.authorization] ?? "").utf8))
         }
         let coalescing = CoalescingBehavior()
-        let alice = makeClient(
+        let alice = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([.authorization(.bearer) { "alice" }, coalescing]))
-        let bob = makeClient(
+        let bob = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([.authorization(.bearer) { "bob" }, coalescing]))
         async let a = alice.send(NetworkRequest<String>(path: "/me"))
@@ -93,7 +93,7 @@ import Testing
             return (HTTPResponse(status: .ok, url: request.url), Data((request.headerFields["X-Tenant"] ?? "").utf8))
         }
         let coalescing = CoalescingBehavior()
-        let client = makeClient(transport: transport, behavior: coalescing)
+        let client = try makeClient(transport: transport, behavior: coalescing)
         async let a = client.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "a"]))
         async let b = client.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "b"]))
         await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
@@ -106,7 +106,7 @@ import Testing
             await gate2.wait()
             return (HTTPResponse(status: .ok, url: request.url), Data((request.headerFields["X-Tenant"] ?? "").utf8))
         }
-        let client2 = makeClient(transport: shared, behavior: coalescing)
+        let client2 = try makeClient(transport: shared, behavior: coalescing)
         async let c = client2.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "c"]))
         async let d = client2.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "c"]))
         await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 2 }

@@ -29,7 +29,7 @@ import Testing
     @Test func aCookieSetByOneResponseIsSentWithTheNextRequest() async throws {
         let transport = Self.site()
         let jar = InMemoryCookieJar()
-        let client = makeClient(transport: transport, behavior: .cookies(jar: jar))
+        let client = try makeClient(transport: transport, behavior: .cookies(jar: jar))
         #expect(try await client.send(NetworkRequest<String>(path: "/echo")) == "")
         _ = try await client.send(NetworkRequest<Data>(path: "/login"))
         #expect(try await client.send(NetworkRequest<String>(path: "/echo")) == "sid=s3cret")
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aRedirectIsFollowedHereStoringTheCookieOfTheHop() async throws {
         let transport = Self.site()
-        let client = makeClient(transport: transport, behavior: .cookies())
+        let client = try makeClient(transport: transport, behavior: .cookies())
         #expect(try await client.send(NetworkRequest<String>(path: "/redirect")) == "hop=1")
         #expect(transport.requests.count == 2)
         #expect(transport.requests.allSatisfy { $0.followsRedirects == false })
@@ -46,7 +46,7 @@ import Testing
 
     @Test func aRedirectToAnotherOriginCarriesNoneOfThisOriginsCookies() async throws {
         let transport = Self.site(location: "https://elsewhere.example.net/landing")
-        let client = makeClient(transport: transport, behavior: .cookies())
+        let client = try makeClient(transport: transport, behavior: .cookies())
         _ = try await client.send(NetworkRequest<Data>(path: "/login"))
         let landed = try await client.send(
             NetworkRequest<String>(path: "/redirect", headers: ["Cookie": "explicit=1"]))
@@ -59,7 +59,7 @@ import Testing
     @Test func aRequestThatDoesNotFollowRedirectsGetsThe3xxAndItsCookieIsStored() async throws {
         let transport = Self.site()
         let jar = InMemoryCookieJar()
-        let client = makeClient(transport: transport, behavior: .cookies(jar: jar))
+        let client = try makeClient(transport: transport, behavior: .cookies(jar: jar))
         var request = NetworkRequest<Data>(path: "/redirect")
         request.followsRedirects = false
         let error = await expectNetworkError { try await client.send(request) }
@@ -70,7 +70,7 @@ import Testing
 
     @Test func anUnacceptableStatusStillStoresItsCookieAndFailsAsBefore() async throws {
         let jar = InMemoryCookieJar()
-        let client = makeClient(transport: Self.site(), behavior: .cookies(jar: jar))
+        let client = try makeClient(transport: Self.site(), behavior: .cookies(jar: jar))
         let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/denied")) }
         #expect(error?.kind == .unacceptableStatus(401))
         #expect(jar.all.map(\.name) == ["tried"])
@@ -78,7 +78,7 @@ import Testing
 
     @Test func redirectsBeyondTheLimitAreATypedError() async throws {
         let transport = Self.site()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport, behavior: CookieBehavior(try CookieSettings(maximumRedirects: 2)))
         let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/loop")) }
         #expect(error?.kind == .transport(.tooManyRedirects))
@@ -91,7 +91,7 @@ import Testing
                 ? Self.reply(request, 303, ["Location": "/v1/done"])
                 : Self.reply(request, 200, body: request.method.rawValue)
         }
-        let client = makeClient(transport: transport, behavior: .cookies())
+        let client = try makeClient(transport: transport, behavior: .cookies())
         let method = try await client.send(NetworkRequest<String>(.post, path: "/form", body: .json(["a": 1])))
         #expect(method == "GET")
         #expect(transport.requests.last?.body == HTTPBody.empty)
@@ -104,7 +104,7 @@ import Testing
                 ? Self.reply(request, 200, ["Set-Cookie": "sid=1; Max-Age=60"])
                 : Self.reply(request, 200, body: request.headerFields[.cookie] ?? "")
         }
-        let client = makeClient(transport: transport, behavior: .cookies(clock: clock))
+        let client = try makeClient(transport: transport, behavior: .cookies(clock: clock))
         _ = try await client.send(NetworkRequest<Data>(path: "/login"))
         clock.advance(by: .seconds(59))
         #expect(try await client.send(NetworkRequest<String>(path: "/x")) == "sid=1")
@@ -115,7 +115,7 @@ import Testing
     @Test func aMalformedSetCookieIsIgnoredAndLogged() async throws {
         let log = LockedBox([String]())
         let jar = InMemoryCookieJar()
-        let client = makeClient(
+        let client = try makeClient(
             transport: Self.site(),
             behavior: CookieBehavior(jar: jar, debugLog: { line in log.withLock { $0.append(line) } }))
         _ = try await client.send(NetworkRequest<Data>(path: "/junk"))
@@ -132,7 +132,7 @@ import Testing
                 ? Self.reply(request, 200, fields) : Self.reply(request, 200, body: request.headerFields[.cookie] ?? "")
         }
         let jar = InMemoryCookieJar()
-        let client = makeClient(transport: transport, behavior: .cookies(jar: jar))
+        let client = try makeClient(transport: transport, behavior: .cookies(jar: jar))
         _ = try await client.send(NetworkRequest<Data>(path: "/set"))
         #expect(jar.all.map(\.name) == ["a", "ok"])
         #expect(try await client.send(NetworkRequest<String>(path: "/echo")) == "a=x, b=evil; ok=1")
@@ -150,8 +150,8 @@ import Testing
         let origin = URL(string: "https://api.example.test/")!
         alice.save([Cookie(SetCookie.parse("sid=alice")!, from: origin, at: Date())!], at: Date())
         bob.save([Cookie(SetCookie.parse("sid=bob")!, from: origin, at: Date())!], at: Date())
-        let a = makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: alice), coalescing]))
-        let b = makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: bob), coalescing]))
+        let a = try makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: alice), coalescing]))
+        let b = try makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: bob), coalescing]))
         async let first = a.send(NetworkRequest<String>(path: "/me"))
         async let second = b.send(NetworkRequest<String>(path: "/me"))
         await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }

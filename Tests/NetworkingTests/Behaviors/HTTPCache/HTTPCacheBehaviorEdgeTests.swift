@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func concurrentCallsAllGetTheBodyAndLeaveOneEntry() async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "shared") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "shared") }
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<100 { group.addTask { try await harness.get().1 } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -79,11 +79,11 @@ import Testing
     @Test func aDiskStoreServesTheBehaviorToo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = HTTPCacheHarness(store: DiskCacheStore(directory: folder)) { _ in
+        let first = try HTTPCacheHarness(store: DiskCacheStore(directory: folder)) { _ in
             (200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], "on disk")
         }
         try await first.get(headers: ["Accept-Language": "fr"])
-        let second = HTTPCacheHarness(store: DiskCacheStore(directory: folder)) { _ in (500, [:], "") }
+        let second = try HTTPCacheHarness(store: DiskCacheStore(directory: folder)) { _ in (500, [:], "") }
         let (response, body) = try await second.get(headers: ["Accept-Language": "fr"])
         #expect(second.sends == 0)
         #expect(body == "on disk")

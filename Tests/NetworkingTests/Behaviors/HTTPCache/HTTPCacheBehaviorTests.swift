@@ -6,7 +6,7 @@ import Testing
 /// The cache on a mock server and virtual time: hits, revalidation, what is stored and what is not.
 @Suite struct HTTPCacheBehaviorTests {
     @Test func aFreshEntryAnswersWithNoSendAndSaysSo() async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""], "one") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""], "one") }
         let (first, _) = try await harness.get()
         #expect(HTTPCacheBehavior.outcome(of: first) == nil)
         harness.clock.advance(by: .seconds(59))
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func aStaleEntryIsRevalidatedAndA304ReturnsTheStoredBodyWithUpdatedHeaders() async throws {
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             if request.headerFields["If-None-Match"] == "\"v1\"" {
                 return (304, ["Cache-Control": "max-age=30", "ETag": "\"v1\"", "X-Version": "2"], "")
             }
@@ -46,7 +46,7 @@ import Testing
 
     @Test func lastModifiedIsSentBackAsIfModifiedSince() async throws {
         let stamp = "Tue, 14 Nov 2023 12:00:00 GMT"
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             request.headerFields["If-Modified-Since"] == stamp
                 ? (304, [:], "") : (200, ["Cache-Control": "no-cache", "Last-Modified": stamp], "body")
         }
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func a304ForAnotherETagDropsTheEntryAndFetchesAgain() async throws {
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             if request.headerFields.contains("If-None-Match") { return (304, ["ETag": "\"other\""], "") }
             return (200, ["ETag": "\"v1\""], "fresh copy")
         }
@@ -73,7 +73,7 @@ import Testing
 
     @Test(arguments: ["no-store", "max-age=60, no-store"])
     func noStoreResponsesAreNeverStored(control: String) async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": control, "ETag": "\"v\""], "x") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": control, "ETag": "\"v\""], "x") }
         try await harness.get()
         try await harness.get()
         #expect(harness.sends == 2)
@@ -83,7 +83,7 @@ import Testing
 
     @Test(arguments: ["no-cache", "max-age=0"])
     func aRequestCanAskForRevalidationOfAFreshEntry(control: String) async throws {
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             request.headerFields.contains("If-None-Match")
                 ? (304, [:], "") : (200, ["Cache-Control": "max-age=600", "ETag": "\"v\""], "x")
         }
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func aRequestSayingNoStoreIsAnsweredButNotStored() async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "x") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "x") }
         try await harness.get(headers: ["Cache-Control": "no-store"])
         try await harness.get()
         #expect(harness.sends == 2)
@@ -125,7 +125,7 @@ import Testing
 
     @Test(arguments: credentialRows)
     func answersToCredentialedRequestsFollowTheMode(row: CredentialRow) async throws {
-        let harness = HTTPCacheHarness(mode: row.mode) { request in
+        let harness = try HTTPCacheHarness(mode: row.mode) { request in
             (200, ["Cache-Control": row.control], request.headerFields[.authorization] ?? "")
         }
         let (_, alice) = try await harness.get(headers: ["Authorization": "Bearer alice"])
@@ -139,7 +139,7 @@ import Testing
 
     @Test func aPrivateCacheKeepsTheCredentialOutOfItsStore() async throws {
         let store = MemoryCacheStore()
-        let harness = HTTPCacheHarness(store: store) { _ in (200, ["Cache-Control": "max-age=60"], "x") }
+        let harness = try HTTPCacheHarness(store: store) { _ in (200, ["Cache-Control": "max-age=60"], "x") }
         try await harness.get(headers: ["Authorization": "Bearer s3cret"])
         let keys = harness.events.current.map(\.key)
         #expect(!keys.isEmpty && keys.allSatisfy { !$0.contains("s3cret") })
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func varyKeepsVariantsApart() async throws {
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             (
                 200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"],
                 request.headerFields["Accept-Language"] ?? "none"
@@ -167,7 +167,7 @@ import Testing
 
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete])
     func aSuccessfulUnsafeMethodInvalidatesTheURL(method: HTTPMethod) async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "x") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "x") }
         try await harness.get()
         try await harness.get("/items", method: method)
         try await harness.get()
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func aFailedUnsafeMethodLeavesTheEntry() async throws {
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             request.method == .post ? (500, [:], "") : (200, ["Cache-Control": "max-age=60"], "x")
         }
         try await harness.get()
@@ -186,7 +186,7 @@ import Testing
     }
 
     @Test func aSameOriginLocationIsInvalidatedToo() async throws {
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             request.method == .post
                 ? (201, ["Location": "/items/7", "Content-Location": "https://elsewhere.test/items/8"], "")
                 : (200, ["Cache-Control": "max-age=60"], "x")
@@ -200,7 +200,7 @@ import Testing
     }
 
     @Test func aCallersOwnConditionalRequestPassesThroughUntouched() async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60", "ETag": "\"v\""], "x") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60", "ETag": "\"v\""], "x") }
         try await harness.get(headers: ["If-None-Match": "\"mine\""])
         try await harness.get(headers: ["If-None-Match": "\"mine\""])
         #expect(harness.sends == 2)
@@ -209,14 +209,14 @@ import Testing
     }
 
     @Test func headIsPassedThroughAndNotStored() async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=60"], "") }
         try await harness.get(method: .head)
         try await harness.get(method: .head)
         #expect(harness.sends == 2)
     }
 
     @Test func aStaleEntryWithoutValidatorsIsFetchedAgain() async throws {
-        let harness = HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=5"], "x") }
+        let harness = try HTTPCacheHarness { _ in (200, ["Cache-Control": "max-age=5"], "x") }
         try await harness.get()
         harness.clock.advance(by: .seconds(5))
         try await harness.get()
@@ -226,7 +226,7 @@ import Testing
     }
 
     @Test func malformedHeadersAreReportedAndIgnored() async throws {
-        let harness = HTTPCacheHarness { _ in
+        let harness = try HTTPCacheHarness { _ in
             (200, ["Cache-Control": "max-age=soon", "Expires": "tomorrow", "Age": "old", "ETag": "\"v\""], "x")
         }
         try await harness.get()
@@ -240,7 +240,7 @@ import Testing
 
     @Test func aFailedRevalidationFailsTheCallAndKeepsTheEntry() async throws {
         let failing = LockedBox(false)
-        let harness = HTTPCacheHarness { request in
+        let harness = try HTTPCacheHarness { request in
             if failing.current { return (503, [:], "") }
             return request.headerFields.contains("If-None-Match") ? (304, [:], "") : (200, ["ETag": "\"v\""], "x")
         }

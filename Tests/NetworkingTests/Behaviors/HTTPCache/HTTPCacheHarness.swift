@@ -16,7 +16,7 @@ struct HTTPCacheHarness {
         store: any HTTPCacheStore = MemoryCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
         outer: [any RequestBehavior] = [],
         answer: @escaping @Sendable (HTTPRequest) throws -> (Int, HTTPFields, String)
-    ) {
+    ) throws {
         self.store = store
         transport = MockTransport { request in
             let (status, fields, body) = try answer(request)
@@ -26,7 +26,7 @@ struct HTTPCacheHarness {
         cache = HTTPCacheBehavior(store: store, mode: mode, clock: clock) { event in
             events.withLock { $0.append(event) }
         }
-        client = NetworkClient(
+        client = try NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: transport,
                 behavior: CombinedBehavior(outer + [cache]), clock: clock))

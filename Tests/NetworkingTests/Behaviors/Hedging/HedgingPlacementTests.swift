@@ -27,7 +27,7 @@ import Testing
 
     @Test func anIdempotencyKeyBehaviorBeforeHedgingMakesAPOSTHedgeable() async throws {
         let sends = LockedBox(0)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport(sends), behavior: CombinedBehavior([.idempotencyKey(), .hedging(settings)]))
         _ = try await client.send(NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])))
         #expect(sends.current == 2)
@@ -35,7 +35,7 @@ import Testing
 
     @Test func aPerRequestIdempotencyKeyBehaviorReachesAClientWideHedging() async throws {
         let sends = LockedBox(0)
-        let client = makeClient(transport: transport(sends), behavior: .hedging(settings))
+        let client = try makeClient(transport: transport(sends), behavior: .hedging(settings))
         _ = try await client.send(
             NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])), behavior: .idempotencyKey())
         #expect(sends.current == 2)
@@ -43,7 +43,7 @@ import Testing
 
     @Test func anIdempotencyKeyGivenAfterHedgingStillComesFirst() async throws {
         let sends = LockedBox(0)
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport(sends), behavior: CombinedBehavior([.hedging(settings), .idempotencyKey()]))
         _ = try await client.send(NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])))
         #expect(sends.current == 2)
@@ -51,7 +51,7 @@ import Testing
 
     @Test func withoutAKeyAPOSTIsSentOnce() async throws {
         let sends = LockedBox(0)
-        let client = makeClient(transport: transport(sends), behavior: .hedging(settings))
+        let client = try makeClient(transport: transport(sends), behavior: .hedging(settings))
         let error = await expectNetworkError {
             try await client.send(NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])))
         }

@@ -29,7 +29,7 @@ import Testing
             return (HTTPResponse(status: attempt == 1 ? 503 : 200, url: request.url), Data("attempt \(attempt)".utf8))
         }
         let collector = Collector()
-        let client = makeClient(
+        let client = try makeClient(
             transport: transport,
             behavior: CombinedBehavior([
                 .metrics(clock: clock) { collector.record($0) }, .retry(clock: clock, random: { 0.5 }),
@@ -53,7 +53,7 @@ import Testing
 
     @Test func bodyBytesSentAreTheRequestBody() async throws {
         let collector = Collector()
-        let client = makeClient(transport: answering(201, body: "{}"), behavior: .metrics { collector.record($0) })
+        let client = try makeClient(transport: answering(201, body: "{}"), behavior: .metrics { collector.record($0) })
         let request = NetworkRequest<Data>(.post, path: "/items", body: .data(Data(repeating: 7, count: 27)))
         _ = try await client.send(request)
         #expect(collector.all.map(\.bytesSent) == [27])
@@ -63,18 +63,18 @@ import Testing
 
     @Test func refusedFailedAndCancelledAttemptsAreDeliveredToo() async throws {
         let collector = Collector()
-        let refusing = makeClient(
+        let refusing = try makeClient(
             transport: answering(),
             behavior: CombinedBehavior([
                 .metrics { collector.record($0) }, .modifyRequest { $0.headerFields["X-Bad"] = "a\r\nb" },
             ]))
         _ = await expectNetworkError { try await refusing.send(NetworkRequest<Void>(path: "/a")) }
-        let failing = makeClient(
+        let failing = try makeClient(
             transport: MockTransport { _ in throw URLError(.cannotConnectToHost) },
             behavior: .metrics { collector.record($0) })
         _ = await expectNetworkError { try await failing.send(NetworkRequest<Void>(path: "/b")) }
         let started = LockedBox(false)
-        let hanging = makeClient(
+        let hanging = try makeClient(
             transport: MockTransport { _ in
                 started.withLock { $0 = true }
                 await BehaviorFakes.suspendUntilCancelled()
@@ -94,7 +94,8 @@ import Testing
 
     @Test func unacceptableStatusCountsAsAResponse() async throws {
         let collector = Collector()
-        let client = makeClient(transport: answering(404, body: "missing"), behavior: .metrics { collector.record($0) })
+        let client = try makeClient(
+            transport: answering(404, body: "missing"), behavior: .metrics { collector.record($0) })
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/gone")) }
         #expect(error?.kind == .unacceptableStatus(404))
         #expect(collector.all.map(\.outcome) == [.status(404)])
