@@ -28,24 +28,25 @@ enum API {
     /// - Parameters:
     ///   - backend: Fixtures or a live server.
     ///   - console: Receives what the behaviors report.
-    ///   - clock: The clock for retry waits, fixture delays and log durations; tests pass a `TestClock`.
+    ///   - clock: The client's clock, which every behavior waits and measures on (retry waits, the circuit's
+    ///     breaks, log durations, cache ages), and the fixture delays; tests pass a `TestClock`.
     static func makeClient(
         backend: Backend, console: DemoConsole, clock: any NetworkClock = SystemClock()
     ) throws -> NetworkClient {
         let tokens = InMemoryTokenStore(demoToken)
         let behavior = CombinedBehavior([
             .activityCounter(state: console.activity) { isBusy in console.activityChanged(isBusy: isBusy) },
-            .retry(clock: clock, onRetry: { event in console.retrying(event) }),
+            .retry(onRetry: { event in console.retrying(event) }),
             .circuitBreaker(
                 breakerSettings, scope: .custom { request, _ in request.method.rawValue + " " + request.path },
-                clock: clock, onStateChange: { change in console.circuit(change) }),
+                onStateChange: { change in console.circuit(change) }),
             .authorization(.bearer, store: tokens),
-            .logging(to: LogSink { line in console.log(line) }, headers: true, clock: clock, eachAttempt: true),
-            .httpCache(clock: clock, onEvent: { event in console.cache(event) }),
+            .logging(to: LogSink { line in console.log(line) }, headers: true, eachAttempt: true),
+            .httpCache(onEvent: { event in console.cache(event) }),
             .coalescing(table: console.inFlight),
         ])
         let transport = WireTap(base: backend.transport(clock: clock) ?? URLSessionTransport.shared, console: console)
         return try NetworkClient(
-            configuration: .init(baseURL: backend.baseURL, transport: transport, behavior: behavior))
+            configuration: .init(baseURL: backend.baseURL, transport: transport, behavior: behavior, clock: clock))
     }
 }

@@ -35,13 +35,13 @@ final class CredentialCoordinator: Sendable {
 
     private let state: LockedBox<State>
     private let refresher: any TokenRefresher
-    private let clock: any NetworkClock
+    private let clock: (any NetworkClock)?
     private let leeway: Duration
     private let maximumRefreshes: Int
     private let window: Duration
 
     init(
-        initial: AccessCredential?, refresher: any TokenRefresher, clock: any NetworkClock, leeway: Duration,
+        initial: AccessCredential?, refresher: any TokenRefresher, clock: (any NetworkClock)?, leeway: Duration,
         maximumRefreshes: Int, window: Duration
     ) {
         self.state = LockedBox(State(credential: initial))
@@ -59,9 +59,10 @@ final class CredentialCoordinator: Sendable {
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
     /// The current credential if it is fit to send (present, and not within the leeway of expiry); otherwise
-    /// `nil` and the version a refresh must replace (see ``refreshed(after:)``).
-    func usableNow() -> (credential: Versioned?, version: Int) {
-        let limit = clock.date().addingTimeInterval(leeway.seconds)
+    /// `nil` and the version a refresh must replace (see ``refreshed(after:fallback:)``); `fallback` is the call's
+    /// clock, used when the behavior was given none.
+    func usableNow(fallback: any NetworkClock) -> (credential: Versioned?, version: Int) {
+        let limit = (clock ?? fallback).date().addingTimeInterval(leeway.seconds)
         return state.withLock { state in
             if let credential = state.credential, Self.isUsable(credential, until: limit) {
                 return ((credential, state.version), state.version)
@@ -78,7 +79,8 @@ final class CredentialCoordinator: Sendable {
 
     /// The credential that replaces version `rejected`: a newer one if another call already refreshed, else
     /// the result of a refresh, started now or joined if one is in flight.
-    func refreshed(after rejected: Int) async throws -> Versioned {
+    func refreshed(after rejected: Int, fallback: any NetworkClock) async throws -> Versioned {
+        let clock = clock ?? fallback
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter += 1
             return state.nextWaiter

@@ -63,12 +63,12 @@ public final class TokenRefreshBehavior: RequestBehavior {
     /// - Parameters:
     ///   - initial: The credential to start with; `nil` makes the first call refresh.
     ///   - refresher: Obtains new credentials.
-    ///   - clock: The clock for expiry and the loop guard.
+    ///   - clock: The clock for expiry and the loop guard; `nil` (the default) uses the call's clock.
     ///   - configuration: Header, scheme and limits.
     public init(
         initial: AccessCredential?,
         refresher: any TokenRefresher,
-        clock: any NetworkClock = SystemClock(),
+        clock: (any NetworkClock)? = nil,
         configuration: Configuration = Configuration()
     ) {
         self.configuration = configuration
@@ -95,18 +95,19 @@ public final class TokenRefreshBehavior: RequestBehavior {
         HTTPResponse, HTTPResponse.Body
     ) {
         let coordinator = coordinator
-        let (usable, rejected) = coordinator.usableNow()
+        let clock = context.clock
+        let (usable, rejected) = coordinator.usableNow(fallback: clock)
         let (credential, version) =
             if let usable { usable } else {
                 try await context.withTimeLimits(waitingFor: "the credential refresh") {
-                    try await coordinator.refreshed(after: rejected)
+                    try await coordinator.refreshed(after: rejected, fallback: clock)
                 }
             }
         do {
             return try await next(authorized(request, with: credential))
         } catch let error as NetworkError where error.kind == .unacceptableStatus(configuration.rejectionStatus) {
             let (fresh, _) = try await context.withTimeLimits(waitingFor: "the credential refresh") {
-                try await coordinator.refreshed(after: version)
+                try await coordinator.refreshed(after: version, fallback: clock)
             }
             return try await next(authorized(request, with: fresh))
         }
@@ -125,11 +126,11 @@ extension RequestBehavior where Self == TokenRefreshBehavior {
     ///
     /// - Parameters:
     ///   - initial: The credential to start with.
-    ///   - clock: The clock for expiry and the loop guard.
+    ///   - clock: The clock for expiry and the loop guard; `nil` (the default) uses the call's clock.
     ///   - refresh: Obtains a new credential from the one being replaced.
     public static func tokenRefresh(
         initial: AccessCredential?,
-        clock: any NetworkClock = SystemClock(),
+        clock: (any NetworkClock)? = nil,
         refresh: @escaping @Sendable (AccessCredential?) async throws -> AccessCredential
     ) -> TokenRefreshBehavior {
         TokenRefreshBehavior(initial: initial, refresher: ClosureTokenRefresher(refresh), clock: clock)

@@ -26,7 +26,7 @@ import NetworkingCore
 /// - **Malformed** `Set-Cookie` lines and dates are ignored, reported to `debugLog`; nothing fails or crashes.
 /// - A `Cookie` header set on the request is kept; the jar's cookies are added after it.
 ///
-/// Defaults: ``InMemoryCookieJar``; the system clock; ``CookieSettings/default`` (10 redirects, the default
+/// Defaults: ``InMemoryCookieJar``; the call's clock; ``CookieSettings/default`` (10 redirects, the default
 /// transport's limit).
 public struct CookieBehavior: RequestBehavior {
     /// ``BehaviorPlacement/cookies``: after the headers are final; outside the cache and coalescing, which see its `Cookie`.
@@ -35,7 +35,7 @@ public struct CookieBehavior: RequestBehavior {
     /// Where cookies are kept.
     public let jar: any CookieJar
     /// The clock whose `NetworkClock/date()` expiry is measured on.
-    public let clock: any NetworkClock
+    public let clock: (any NetworkClock)?
     /// How redirects are followed.
     public let settings: CookieSettings
     private let debugLog: @Sendable (String) -> Void
@@ -45,11 +45,11 @@ public struct CookieBehavior: RequestBehavior {
     /// - Parameters:
     ///   - settings: How redirects are followed; ``CookieSettings/default`` by default.
     ///   - jar: Where cookies are kept; a new ``InMemoryCookieJar`` by default.
-    ///   - clock: The clock of expiry; the system clock by default.
+    ///   - clock: The clock of expiry; the call's clock (the client's) by default.
     ///   - debugLog: Told about each ignored `Set-Cookie` line (never its value); nothing by default.
     public init(
         _ settings: CookieSettings = .default, jar: any CookieJar = InMemoryCookieJar(),
-        clock: any NetworkClock = SystemClock(), debugLog: @escaping @Sendable (String) -> Void = { _ in }
+        clock: (any NetworkClock)? = nil, debugLog: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.settings = settings
         self.jar = jar
@@ -69,6 +69,7 @@ public struct CookieBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
+        let clock = self.clock ?? context.clock
         var redirects = RedirectState(
             for: request, limit: settings.maximumRedirects, follows: request.followsRedirects ?? true)
         var current = request
@@ -93,7 +94,7 @@ public struct CookieBehavior: RequestBehavior {
                 response = failed
                 outcome = .failure(error)
             }
-            if let url = current.url { store(response, from: url) }
+            if let url = current.url { store(response, from: url, now: clock.date()) }
             switch redirects.decide(
                 status: response.status.code, location: response.headerFields[.location], current: current)
             {
@@ -111,10 +112,9 @@ public struct CookieBehavior: RequestBehavior {
 
     /// Each `Set-Cookie` field is one cookie, commas included (RFC 6265 §5.2): every transport delivers them apart
     /// (the URL session transport splits what Foundation joined before the behaviors see it).
-    private func store(_ response: HTTPResponse, from url: URL) {
+    private func store(_ response: HTTPResponse, from url: URL, now: Date) {
         let lines = response.headerFields[values: .setCookie]
         guard !lines.isEmpty else { return }
-        let now = clock.date()
         var cookies: [Cookie] = []
         for line in lines {
             guard let parsed = SetCookie.parse(line) else {
@@ -139,11 +139,11 @@ extension RequestBehavior where Self == CookieBehavior {
     /// - Parameters:
     ///   - settings: How redirects are followed; `CookieSettings/default` by default.
     ///   - jar: Where cookies are kept; a new `InMemoryCookieJar` by default.
-    ///   - clock: The clock of expiry; the system clock by default.
+    ///   - clock: The clock of expiry; the call's clock (the client's) by default.
     /// - Returns: The behavior.
     public static func cookies(
         _ settings: CookieSettings = .default, jar: any CookieJar = InMemoryCookieJar(),
-        clock: any NetworkClock = SystemClock()
+        clock: (any NetworkClock)? = nil
     ) -> CookieBehavior {
         CookieBehavior(settings, jar: jar, clock: clock)
     }

@@ -8,7 +8,7 @@ extension LoggingBehavior {
         of stream: HTTPBody, _ request: HTTPRequest, shownURL: String, start: Duration,
         context: RequestContext, secrets: [String]
     ) {
-        let clock = clock
+        let clock = clock ?? context.clock
         stream.onTermination { [self] termination in
             let elapsed = clock.now() - start
             let subject = "\(request.method.rawValue) \(shownURL) in \(milliseconds(elapsed))"

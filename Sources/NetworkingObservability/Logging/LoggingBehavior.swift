@@ -31,7 +31,7 @@ import NetworkingCore
 ///   even when the call is cancelled, after which the `CancellationError` is rethrown unchanged.
 ///
 /// Defaults: sink ``LogSink/standardError``; `Redaction/default`; start lines on; headers off; bodies
-/// ``Bodies/off``; clock `SystemClock`. State kept: none (the sink and clock are injected).
+/// ``Bodies/off``; the call's clock. State kept: none (the sink and clock are injected).
 public struct LoggingBehavior: RequestBehavior {
     /// Whether bodies are logged.
     public enum Bodies: Sendable, Hashable {
@@ -52,7 +52,7 @@ public struct LoggingBehavior: RequestBehavior {
     /// Whether request and response bodies are written.
     public let bodies: Bodies
     /// The clock durations are measured on.
-    public let clock: any NetworkClock
+    public let clock: (any NetworkClock)?
     /// Whether each attempt is logged as it leaves (`BehaviorPlacement/outgoing`) rather than each call once
     /// (`BehaviorPlacement/observation`).
     public let eachAttempt: Bool
@@ -68,11 +68,11 @@ public struct LoggingBehavior: RequestBehavior {
     ///   - logsStart: Whether to write a line when the request goes out; `true` by default.
     ///   - headers: Whether to write request and response headers; `false` by default.
     ///   - bodies: Whether to write bodies; ``Bodies/off`` by default.
-    ///   - clock: The clock durations are measured on; `SystemClock` by default.
+    ///   - clock: The clock durations are measured on; the call's clock (the client's) by default.
     ///   - eachAttempt: Whether to log each attempt as it leaves rather than each call once; `false` by default.
     public init(
         sink: LogSink = .standardError, redaction: Redaction = .default, logsStart: Bool = true,
-        headers: Bool = false, bodies: Bodies = .off, clock: any NetworkClock = SystemClock(),
+        headers: Bool = false, bodies: Bodies = .off, clock: (any NetworkClock)? = nil,
         eachAttempt: Bool = false
     ) {
         self.eachAttempt = eachAttempt
@@ -96,6 +96,7 @@ public struct LoggingBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
+        let clock = self.clock ?? context.clock
         guard !sink.discards else { return try await next(request) }
         let secrets = redaction.secrets(in: request)
         let shown = redaction.displayTarget(of: request)
@@ -135,12 +136,12 @@ extension RequestBehavior where Self == LoggingBehavior {
     ///   - logsStart: Whether to write a line when the request goes out; `true` by default.
     ///   - headers: Whether to write request and response headers; `false` by default.
     ///   - bodies: Whether to write bodies; `LoggingBehavior/Bodies/off` by default.
-    ///   - clock: The clock durations are measured on; ``SystemClock`` by default.
+    ///   - clock: The clock durations are measured on; the call's clock (the client's) by default.
     ///   - eachAttempt: Whether to log each attempt as it leaves rather than each call once; `false` by default.
     /// - Returns: The behavior.
     public static func logging(
         to sink: LogSink = .standardError, redaction: Redaction = .default, logsStart: Bool = true,
-        headers: Bool = false, bodies: LoggingBehavior.Bodies = .off, clock: any NetworkClock = SystemClock(),
+        headers: Bool = false, bodies: LoggingBehavior.Bodies = .off, clock: (any NetworkClock)? = nil,
         eachAttempt: Bool = false
     ) -> LoggingBehavior {
         LoggingBehavior(

@@ -42,7 +42,7 @@ public struct CircuitBreakerBehavior: RequestBehavior {
     /// Where the circuits live.
     public let store: any CircuitBreakerStore
     /// The clock of the window and of breaks.
-    public let clock: any NetworkClock
+    public let clock: (any NetworkClock)?
     /// Called after each change of phase.
     public let onStateChange: (@Sendable (StateChange) -> Void)?
 
@@ -52,13 +52,13 @@ public struct CircuitBreakerBehavior: RequestBehavior {
     ///   - settings: The rules' settings; ``CircuitBreakerSettings/default`` unless given.
     ///   - scope: How calls are split into circuits; one per host unless given.
     ///   - store: Where the circuits live; a new ``InMemoryCircuitBreakerStore`` unless given.
-    ///   - clock: The clock of the window and breaks; the system clock unless given. Tests pass a `TestClock`.
+    ///   - clock: The clock of the window and breaks; the call's clock (the client's) unless given.
     ///   - onStateChange: Called after each change of phase; `nil` for nothing.
     public init(
         settings: CircuitBreakerSettings = .default,
         scope: BehaviorScope = .host,
         store: any CircuitBreakerStore = InMemoryCircuitBreakerStore(),
-        clock: any NetworkClock = SystemClock(),
+        clock: (any NetworkClock)? = nil,
         onStateChange: (@Sendable (StateChange) -> Void)? = nil
     ) {
         self.settings = settings
@@ -80,6 +80,7 @@ public struct CircuitBreakerBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
+        let clock = self.clock ?? context.clock
         let key = scope.key(for: request, context: context)
         let initial = CircuitBreakerState(settings: settings)
         let now = clock.now()
@@ -121,14 +122,14 @@ extension RequestBehavior where Self == CircuitBreakerBehavior {
     ///   - settings: The rules' settings; `CircuitBreakerSettings/default` unless given.
     ///   - scope: How calls are split into circuits; one per host unless given.
     ///   - store: Where the circuits live; a new `InMemoryCircuitBreakerStore` unless given.
-    ///   - clock: The clock of the window and breaks; the system clock unless given.
+    ///   - clock: The clock of the window and breaks; the call's clock (the client's) unless given.
     ///   - onStateChange: Called after each change of phase.
     /// - Returns: The circuit breaker.
     public static func circuitBreaker(
         _ settings: CircuitBreakerSettings = .default,
         scope: BehaviorScope = .host,
         store: any CircuitBreakerStore = InMemoryCircuitBreakerStore(),
-        clock: any NetworkClock = SystemClock(),
+        clock: (any NetworkClock)? = nil,
         onStateChange: (@Sendable (CircuitBreakerBehavior.StateChange) -> Void)? = nil
     ) -> CircuitBreakerBehavior {
         CircuitBreakerBehavior(

@@ -31,7 +31,7 @@ import NetworkingCore
 ///   modifiers) run once per attempt. Used with retry, put retry outside it.
 ///
 /// Defaults: ``HedgingSettings/default`` (1 hedge after the 95th percentile, 1 s until 20 latencies are known, per
-/// host); a new ``LockedLatencyStore``; the system clock.
+/// host); a new ``LockedLatencyStore``; the call's clock.
 public struct HedgingBehavior: RequestBehavior {
     /// ``BehaviorPlacement/hedging``: inside retry, so a hedged attempt can still be retried.
     public var placement: BehaviorPlacement { .hedging }
@@ -41,18 +41,18 @@ public struct HedgingBehavior: RequestBehavior {
     /// Where latencies are kept.
     public let store: any LatencyStore
     /// The clock of the delays and of the latencies.
-    public let clock: any NetworkClock
+    public let clock: (any NetworkClock)?
 
     /// Creates the behavior.
     ///
     /// - Parameters:
     ///   - settings: The rules; ``HedgingSettings/default`` unless given.
     ///   - store: Where latencies are kept; a new ``LockedLatencyStore`` unless given.
-    ///   - clock: The clock to wait on and measure with; the system clock unless given. Tests pass a `TestClock`.
+    ///   - clock: The clock to wait on and measure with; the call's clock (the client's) unless given.
     public init(
         settings: HedgingSettings = .default,
         store: any LatencyStore = LockedLatencyStore(),
-        clock: any NetworkClock = SystemClock()
+        clock: (any NetworkClock)? = nil
     ) {
         self.settings = settings
         self.store = store
@@ -84,15 +84,16 @@ public struct HedgingBehavior: RequestBehavior {
         let delay = settings.hedgingDelay(for: key, in: store)
         // The group awaits every attempt before it returns, so `next` never outlives this call.
         return try await withoutActuallyEscaping(next) { next in
-            try await race(request, key: key, delay: delay, next: next)
+            try await race(request, key: key, delay: delay, clock: clock ?? context.clock, next: next)
         }
     }
 
     /// Runs the attempts and timers in one task group until an answer, a final error, or the last failure.
-    private func race(_ request: HTTPRequest, key: String, delay: Duration, next: @escaping NextHandler) async throws
+    private func race(
+        _ request: HTTPRequest, key: String, delay: Duration, clock: any NetworkClock, next: @escaping NextHandler
+    ) async throws
         -> (HTTPResponse, HTTPResponse.Body)
     {
-        let clock = self.clock
         let store = self.store
         let maximumAttempts = settings.maximumHedges + 1
         return try await withThrowingTaskGroup(of: Event.self) { group in
@@ -172,12 +173,12 @@ extension RequestBehavior where Self == HedgingBehavior {
     /// - Parameters:
     ///   - settings: The rules; `HedgingSettings/default` unless given.
     ///   - store: Where latencies are kept; a new `LockedLatencyStore` unless given.
-    ///   - clock: The clock to wait on and measure with; the system clock unless given.
+    ///   - clock: The clock to wait on and measure with; the call's clock (the client's) unless given.
     /// - Returns: The behavior.
     public static func hedging(
         _ settings: HedgingSettings = .default,
         store: any LatencyStore = LockedLatencyStore(),
-        clock: any NetworkClock = SystemClock()
+        clock: (any NetworkClock)? = nil
     ) -> HedgingBehavior {
         HedgingBehavior(settings: settings, store: store, clock: clock)
     }

@@ -34,7 +34,7 @@ public struct RateLimitBehavior: RequestBehavior {
     /// Where the buckets live.
     public let store: any RateLimitStore
     /// The clock of refills, waits and pauses.
-    public let clock: any NetworkClock
+    public let clock: (any NetworkClock)?
 
     /// Creates a rate limiter.
     ///
@@ -42,12 +42,12 @@ public struct RateLimitBehavior: RequestBehavior {
     ///   - settings: The bucket's settings; ``RateLimitSettings/default`` unless given.
     ///   - scope: How calls are split into buckets; one per host unless given.
     ///   - store: Where the buckets live; a new ``InMemoryRateLimitStore`` unless given.
-    ///   - clock: The clock of refills, waits and pauses; the system clock unless given. Tests pass a `TestClock`.
+    ///   - clock: The clock of refills, waits and pauses; the call's clock (the client's) unless given.
     public init(
         settings: RateLimitSettings = .default,
         scope: BehaviorScope = .host,
         store: any RateLimitStore = InMemoryRateLimitStore(),
-        clock: any NetworkClock = SystemClock()
+        clock: (any NetworkClock)? = nil
     ) {
         self.settings = settings
         self.scope = scope
@@ -68,11 +68,13 @@ public struct RateLimitBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
+        let clock = self.clock ?? context.clock
         let key = scope.key(for: request, context: context)
         let start = clock.now()
-        if let wait = update(key, { $0.take(now: start) }) {
+        if let wait = update(key, clock: clock, { $0.take(now: start) }) {
             try await context.withTimeLimits(waitingFor: "a rate-limit token for \(key)") { [self] in
-                try await waitForToken(key: key, firstWait: wait, start: start, deadline: context.deadline)
+                try await waitForToken(
+                    key: key, firstWait: wait, start: start, deadline: context.deadline, clock: clock)
             }
         }
         do {
@@ -83,31 +85,31 @@ public struct RateLimitBehavior: RequestBehavior {
             {
                 let pause = min(asked, settings.maximumPause)
                 let now = clock.now()
-                update(key) { $0.pause(now: now, for: pause) }
+                update(key, clock: clock) { $0.pause(now: now, for: pause) }
             }
             throw error
         }
     }
 
     /// Sleeps until a token is taken, or throws when the wait would pass the maximum wait or the deadline.
-    private func waitForToken(key: String, firstWait: Duration, start: Duration, deadline: CallDeadline?)
-        async throws
-    {
+    private func waitForToken(
+        key: String, firstWait: Duration, start: Duration, deadline: CallDeadline?, clock: any NetworkClock
+    ) async throws {
         var wait = firstWait
         while true {
             let allowed = min(settings.maximumWait - (clock.now() - start), deadline?.remaining() ?? .longestTimeLimit)
             guard wait <= allowed else { throw RateLimitedError(key: key, wait: wait, allowed: max(allowed, .zero)) }
-            update(key) { $0.startWaiting() }
+            update(key, clock: clock) { $0.startWaiting() }
             do {
                 try await clock.sleep(for: wait)
             } catch {
-                update(key) { $0.stopWaiting() }
+                update(key, clock: clock) { $0.stopWaiting() }
                 throw error
             }
             let now = clock.now()
             guard
                 let next = update(
-                    key,
+                    key, clock: clock,
                     {
                         $0.stopWaiting()
                         return $0.take(now: now)
@@ -117,7 +119,7 @@ public struct RateLimitBehavior: RequestBehavior {
         }
     }
 
-    private func update<T>(_ key: String, _ body: (inout TokenBucket) -> T) -> T {
+    private func update<T>(_ key: String, clock: any NetworkClock, _ body: (inout TokenBucket) -> T) -> T {
         store.update(key, initial: { TokenBucket(settings: settings, now: clock.now()) }, body)
     }
 }
@@ -129,13 +131,13 @@ extension RequestBehavior where Self == RateLimitBehavior {
     ///   - settings: The bucket's settings; `RateLimitSettings/default` unless given.
     ///   - scope: How calls are split into buckets; one per host unless given.
     ///   - store: Where the buckets live; a new `InMemoryRateLimitStore` unless given.
-    ///   - clock: The clock of refills, waits and pauses; the system clock unless given.
+    ///   - clock: The clock of refills, waits and pauses; the call's clock (the client's) unless given.
     /// - Returns: The rate limiter.
     public static func rateLimit(
         _ settings: RateLimitSettings = .default,
         scope: BehaviorScope = .host,
         store: any RateLimitStore = InMemoryRateLimitStore(),
-        clock: any NetworkClock = SystemClock()
+        clock: (any NetworkClock)? = nil
     ) -> RateLimitBehavior {
         RateLimitBehavior(settings: settings, scope: scope, store: store, clock: clock)
     }

@@ -61,8 +61,8 @@ public struct RetryBehavior: RequestBehavior {
 
     /// The rules for retrying.
     public let policy: RetryPolicy
-    /// The clock the behavior waits on and measures the time budget with.
-    public let clock: any NetworkClock
+    /// The clock the behavior waits on and measures the time budget with; `nil` uses the call's clock.
+    public let clock: (any NetworkClock)?
     /// The source of jitter: returns a number in `0..<1`.
     public let random: @Sendable () -> Double
     /// Called just before each wait, with what is about to happen.
@@ -72,12 +72,12 @@ public struct RetryBehavior: RequestBehavior {
     ///
     /// - Parameters:
     ///   - policy: The rules for retrying; ``RetryPolicy/default`` unless given.
-    ///   - clock: The clock to wait on; the system clock unless given. Tests pass a `TestClock`.
+    ///   - clock: The clock to wait on; the call's clock (the client's) unless given.
     ///   - random: The source of jitter, returning a number in `0..<1`; uniform random unless given.
     ///   - onRetry: Called before each wait, for logging; `nil` for nothing.
     public init(
         policy: RetryPolicy = .default,
-        clock: any NetworkClock = SystemClock(),
+        clock: (any NetworkClock)? = nil,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: (@Sendable (Event) -> Void)? = nil
     ) {
@@ -98,6 +98,7 @@ public struct RetryBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
+        let clock = self.clock ?? context.clock
         let start = clock.now()
         var attempt = 1
         while true {
@@ -137,13 +138,13 @@ extension RequestBehavior where Self == RetryBehavior {
     ///
     /// - Parameters:
     ///   - policy: The rules for retrying; `RetryPolicy/default` unless given.
-    ///   - clock: The clock to wait on; the system clock unless given.
+    ///   - clock: The clock to wait on; the call's clock (the client's) unless given.
     ///   - random: The source of jitter, returning a number in `0..<1`.
     ///   - onRetry: Called before each wait, for logging.
     /// - Returns: The retry behavior.
     public static func retry(
         _ policy: RetryPolicy = .default,
-        clock: any NetworkClock = SystemClock(),
+        clock: (any NetworkClock)? = nil,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: (@Sendable (RetryBehavior.Event) -> Void)? = nil
     ) -> RetryBehavior {
