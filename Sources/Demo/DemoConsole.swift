@@ -16,9 +16,9 @@ final class DemoConsole: Sendable {
     }
 
     /// The activity counter's state, shared with the client's counter behavior.
-    let activity = LockedActivityCounterState()
+    let activity = InMemoryActivityCounterState()
     /// The coalescing behavior's table of shared calls in flight; a test can watch callers join.
-    let inFlight = LockedCoalescingTable()
+    let inFlight = InMemoryCoalescingTable()
     /// How text is painted.
     let style: TerminalStyle
     private let printer: @Sendable (String) -> Void

@@ -64,12 +64,12 @@ public struct HTTPCacheBehavior: RequestBehavior {
     /// Creates the behavior.
     ///
     /// - Parameters:
-    ///   - store: Where responses are stored; a new ``MemoryCacheStore`` (10 MiB) by default.
+    ///   - store: Where responses are stored; a new ``InMemoryHTTPCacheStore`` (10 MiB) by default.
     ///   - mode: ``Mode/private`` (the default: one user's cache) or ``Mode/shared`` (a server's, for many users).
     ///   - clock: The clock for ages and dates; `nil` (the default) uses the call's clock.
     ///   - onEvent: Called synchronously for each decision; keep it quick. Does nothing by default.
     public init(
-        store: any HTTPCacheStore = MemoryCacheStore(), mode: Mode = .private, clock: (any NetworkClock)? = nil,
+        store: any HTTPCacheStore = InMemoryHTTPCacheStore(), mode: Mode = .private, clock: (any NetworkClock)? = nil,
         onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
     ) {
         self.store = store
@@ -183,13 +183,13 @@ extension RequestBehavior where Self == HTTPCacheBehavior {
     /// An HTTP cache, private by default; it always runs next to the wire.
     ///
     /// - Parameters:
-    ///   - store: Where responses are stored; a new `MemoryCacheStore` (10 MiB) by default.
+    ///   - store: Where responses are stored; a new `InMemoryHTTPCacheStore` (10 MiB) by default.
     ///   - mode: `HTTPCacheBehavior/Mode/private` (the default) or `HTTPCacheBehavior/Mode/shared` (a server's).
     ///   - clock: The clock for ages and dates; `nil` (the default) uses the call's clock.
     ///   - onEvent: Called synchronously for each decision. Does nothing by default.
     /// - Returns: The behavior.
     public static func httpCache(
-        store: any HTTPCacheStore = MemoryCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
+        store: any HTTPCacheStore = InMemoryHTTPCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
         clock: (any NetworkClock)? = nil, onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
     ) -> HTTPCacheBehavior {
         HTTPCacheBehavior(store: store, mode: mode, clock: clock, onEvent: onEvent)

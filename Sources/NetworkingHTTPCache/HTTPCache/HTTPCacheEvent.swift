@@ -5,7 +5,7 @@ import NetworkingCore
 /// What an ``HTTPCacheBehavior`` did for one call, reported to its observer: for logs, metrics and tests.
 ///
 /// ```swift
-/// let cache = HTTPCacheBehavior(store: MemoryCacheStore()) { event in
+/// let cache = HTTPCacheBehavior(store: InMemoryHTTPCacheStore()) { event in
 ///     if event.kind == .revalidated { print("served from cache (revalidated): \(event.requestName)") }
 /// }
 /// ```

@@ -4,12 +4,12 @@ import NetworkingCore
 
 /// Where an ``HTTPCacheBehavior`` keeps its stored responses: one ``HTTPCacheEntry`` per key (the request's URL).
 ///
-/// Two stores come with the package: ``MemoryCacheStore`` (a byte-limited LRU in memory) and ``DiskCacheStore``
+/// Two stores come with the package: ``InMemoryHTTPCacheStore`` (a byte-limited LRU in memory) and ``DiskHTTPCacheStore``
 /// (a folder that survives restarts). A store of your own must be safe to call from many tasks at once, must
 /// never throw (a store that cannot read or write simply misses), and should return what was set last for a key.
 ///
 /// ```swift
-/// let cache = HTTPCacheBehavior(store: MemoryCacheStore())
+/// let cache = HTTPCacheBehavior(store: InMemoryHTTPCacheStore())
 /// ```
 public protocol HTTPCacheStore: Sendable {
     /// The entry stored for `key`, or `nil`.

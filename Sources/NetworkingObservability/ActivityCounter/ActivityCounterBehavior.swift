@@ -26,7 +26,7 @@ import NetworkingCore
 /// - **Sharing:** copies of one behavior value share its state and lock; give several clients the same value to
 ///   count them together.
 ///
-/// Defaults: state ``LockedActivityCounterState`` starting at zero; no callback. State kept: the injected
+/// Defaults: state ``InMemoryActivityCounterState`` starting at zero; no callback. State kept: the injected
 /// ``ActivityCounterState`` (read it through ``state``).
 public struct ActivityCounterBehavior: RequestBehavior {
     /// ``BehaviorPlacement/observation``: one call counts once, however many attempts.
@@ -40,10 +40,10 @@ public struct ActivityCounterBehavior: RequestBehavior {
     /// Creates the behavior.
     ///
     /// - Parameters:
-    ///   - state: The counter; a new ``LockedActivityCounterState`` by default.
+    ///   - state: The counter; a new ``InMemoryActivityCounterState`` by default.
     ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
     public init(
-        state: any ActivityCounterState = LockedActivityCounterState(),
+        state: any ActivityCounterState = InMemoryActivityCounterState(),
         onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
     ) {
         self.state = state
@@ -91,11 +91,11 @@ extension RequestBehavior where Self == ActivityCounterBehavior {
     /// Counts calls in flight and reports busy and idle transitions; put it outermost.
     ///
     /// - Parameters:
-    ///   - state: The counter; a new `LockedActivityCounterState` by default.
+    ///   - state: The counter; a new `InMemoryActivityCounterState` by default.
     ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
     /// - Returns: The behavior.
     public static func activityCounter(
-        state: any ActivityCounterState = LockedActivityCounterState(),
+        state: any ActivityCounterState = InMemoryActivityCounterState(),
         onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
     ) -> ActivityCounterBehavior {
         ActivityCounterBehavior(state: state, onChange: onChange)

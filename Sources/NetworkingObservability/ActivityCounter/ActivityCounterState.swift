@@ -5,10 +5,10 @@ import NetworkingCore
 ///
 /// Every ``increment()`` is followed by exactly one ``decrement()``. Implementations must be safe to call from
 /// any task; the behavior calls them while holding its own lock, so they must return quickly and must not call
-/// back into the behavior. ``LockedActivityCounterState`` is the default:
+/// back into the behavior. ``InMemoryActivityCounterState`` is the default:
 /// ```swift
 /// final class MetricsCounter: ActivityCounterState {
-///     private let inner = LockedActivityCounterState()
+///     private let inner = InMemoryActivityCounterState()
 ///     var count: Int { inner.count }
 ///     func increment() -> Int { let n = inner.increment(); metrics.gauge("http.inflight", n); return n }
 ///     func decrement() -> Int { let n = inner.decrement(); metrics.gauge("http.inflight", n); return n }

@@ -28,7 +28,7 @@ import NetworkingCore
 ///   coalesce across them.
 ///
 /// Defaults: ``CoalescingSettings/default`` (ignores `traceparent`, `tracestate`, `X-Request-ID`,
-/// `X-Correlation-ID`); state ``LockedCoalescingTable``.
+/// `X-Correlation-ID`); state ``InMemoryCoalescingTable``.
 public struct CoalescingBehavior: RequestBehavior {
     /// ``BehaviorPlacement/coalescing``: innermost: the key is the request as sent, credentials included.
     public var placement: BehaviorPlacement { .coalescing }
@@ -42,8 +42,8 @@ public struct CoalescingBehavior: RequestBehavior {
     ///
     /// - Parameters:
     ///   - settings: What the keys leave out; ``CoalescingSettings/default`` by default.
-    ///   - table: Where the calls in flight are kept; a new ``LockedCoalescingTable`` by default.
-    public init(_ settings: CoalescingSettings = .default, table: any CoalescingTable = LockedCoalescingTable()) {
+    ///   - table: Where the calls in flight are kept; a new ``InMemoryCoalescingTable`` by default.
+    public init(_ settings: CoalescingSettings = .default, table: any CoalescingTable = InMemoryCoalescingTable()) {
         self.settings = settings
         self.table = table
     }
@@ -97,10 +97,10 @@ extension RequestBehavior where Self == CoalescingBehavior {
     ///
     /// - Parameters:
     ///   - settings: What the keys leave out; `CoalescingSettings/default` by default.
-    ///   - table: Where the calls in flight are kept; a new `LockedCoalescingTable` by default.
+    ///   - table: Where the calls in flight are kept; a new `InMemoryCoalescingTable` by default.
     /// - Returns: The behavior.
     public static func coalescing(
-        _ settings: CoalescingSettings = .default, table: any CoalescingTable = LockedCoalescingTable()
+        _ settings: CoalescingSettings = .default, table: any CoalescingTable = InMemoryCoalescingTable()
     ) -> CoalescingBehavior {
         CoalescingBehavior(settings, table: table)
     }

@@ -3,7 +3,7 @@ import NetworkingCore
 
 /// Where ``CoalescingBehavior`` keeps its open ``InFlightCall``s, one per ``CoalescingKey``.
 ///
-/// ``LockedCoalescingTable`` is the default. Both methods must be atomic: two callers asking for one key at once
+/// ``InMemoryCoalescingTable`` is the default. Both methods must be atomic: two callers asking for one key at once
 /// must get the same call. A table may be given to several behaviors (several clients) to share calls between them.
 public protocol CoalescingTable: Sendable {
     /// The open call stored under `key`, or the one `makeCall` makes, stored under `key` before returning.

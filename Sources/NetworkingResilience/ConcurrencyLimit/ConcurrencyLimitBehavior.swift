@@ -25,7 +25,7 @@ import NetworkingCore
 ///   its place between them.
 ///
 /// Defaults: ``ConcurrencyLimitSettings/default`` (6 in flight, 100 waiting, `.client` scope); state in a new
-/// ``LockedConcurrencyLimitStore``. Copies of one behavior value share their store, and so their limits.
+/// ``InMemoryConcurrencyLimitStore``. Copies of one behavior value share their store, and so their limits.
 public struct ConcurrencyLimitBehavior: RequestBehavior {
     /// ``BehaviorPlacement/admission``: a call holds one slot for all its attempts.
     public var placement: BehaviorPlacement { .admission }
@@ -42,10 +42,10 @@ public struct ConcurrencyLimitBehavior: RequestBehavior {
     ///
     /// - Parameters:
     ///   - settings: The limits and the scope; ``ConcurrencyLimitSettings/default`` unless given.
-    ///   - store: The state; a new ``LockedConcurrencyLimitStore`` unless given.
+    ///   - store: The state; a new ``InMemoryConcurrencyLimitStore`` unless given.
     public init(
         settings: ConcurrencyLimitSettings = .default,
-        store: any ConcurrencyLimitStore = LockedConcurrencyLimitStore()
+        store: any ConcurrencyLimitStore = InMemoryConcurrencyLimitStore()
     ) {
         self.settings = settings
         self.store = store
@@ -144,11 +144,11 @@ extension RequestBehavior where Self == ConcurrencyLimitBehavior {
     ///
     /// - Parameters:
     ///   - settings: The limits and the scope; `ConcurrencyLimitSettings/default` unless given.
-    ///   - store: The state; a new `LockedConcurrencyLimitStore` unless given.
+    ///   - store: The state; a new `InMemoryConcurrencyLimitStore` unless given.
     /// - Returns: The behavior.
     public static func concurrencyLimit(
         _ settings: ConcurrencyLimitSettings = .default,
-        store: any ConcurrencyLimitStore = LockedConcurrencyLimitStore()
+        store: any ConcurrencyLimitStore = InMemoryConcurrencyLimitStore()
     ) -> ConcurrencyLimitBehavior {
         ConcurrencyLimitBehavior(settings: settings, store: store)
     }

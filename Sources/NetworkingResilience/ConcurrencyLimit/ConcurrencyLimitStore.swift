@@ -2,13 +2,13 @@ import NetworkingHTTP
 import NetworkingCore
 
 /// Where a ``ConcurrencyLimitBehavior`` keeps its partitions: inject one to share limits between clients or to
-/// read them in tests. ``LockedConcurrencyLimitStore`` is the default.
+/// read them in tests. ``InMemoryConcurrencyLimitStore`` is the default.
 ///
 /// ``withPartition(_:_:)`` must run `body` under a lock that excludes every other call for the same key, and keep
 /// what `body` leaves. The body is synchronous, short and never suspends. A store may forget a partition that is
 /// ``ConcurrencyLimitPartition/isIdle``.
 /// ```swift
-/// let store = LockedConcurrencyLimitStore()
+/// let store = InMemoryConcurrencyLimitStore()
 /// let limit = ConcurrencyLimitBehavior(settings: .default, store: store)
 /// let busy = store.withPartition("") { $0.permits.inFlight }  // the `.client` scope's key is ""
 /// ```

@@ -31,7 +31,7 @@ import NetworkingCore
 ///   modifiers) run once per attempt. Used with retry, put retry outside it.
 ///
 /// Defaults: ``HedgingSettings/default`` (1 hedge after the 95th percentile, 1 s until 20 latencies are known, per
-/// host); a new ``LockedLatencyStore``; the call's clock.
+/// host); a new ``InMemoryLatencyStore``; the call's clock.
 public struct HedgingBehavior: RequestBehavior {
     /// ``BehaviorPlacement/hedging``: inside retry, so a hedged attempt can still be retried.
     public var placement: BehaviorPlacement { .hedging }
@@ -47,11 +47,11 @@ public struct HedgingBehavior: RequestBehavior {
     ///
     /// - Parameters:
     ///   - settings: The rules; ``HedgingSettings/default`` unless given.
-    ///   - store: Where latencies are kept; a new ``LockedLatencyStore`` unless given.
+    ///   - store: Where latencies are kept; a new ``InMemoryLatencyStore`` unless given.
     ///   - clock: The clock to wait on and measure with; the call's clock (the client's) unless given.
     public init(
         settings: HedgingSettings = .default,
-        store: any LatencyStore = LockedLatencyStore(),
+        store: any LatencyStore = InMemoryLatencyStore(),
         clock: (any NetworkClock)? = nil
     ) {
         self.settings = settings
@@ -172,12 +172,12 @@ extension RequestBehavior where Self == HedgingBehavior {
     ///
     /// - Parameters:
     ///   - settings: The rules; `HedgingSettings/default` unless given.
-    ///   - store: Where latencies are kept; a new `LockedLatencyStore` unless given.
+    ///   - store: Where latencies are kept; a new `InMemoryLatencyStore` unless given.
     ///   - clock: The clock to wait on and measure with; the call's clock (the client's) unless given.
     /// - Returns: The behavior.
     public static func hedging(
         _ settings: HedgingSettings = .default,
-        store: any LatencyStore = LockedLatencyStore(),
+        store: any LatencyStore = InMemoryLatencyStore(),
         clock: (any NetworkClock)? = nil
     ) -> HedgingBehavior {
         HedgingBehavior(settings: settings, store: store, clock: clock)

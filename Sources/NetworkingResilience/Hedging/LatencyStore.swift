@@ -3,7 +3,7 @@ import NetworkingCore
 
 /// Where a ``HedgingBehavior`` keeps the latencies of successful attempts, per partition, to compute a percentile
 /// delay. Inject one to share latencies between clients, to seed them, or to read them in tests;
-/// ``LockedLatencyStore`` is the default. Both methods are called from many tasks at once and must be quick.
+/// ``InMemoryLatencyStore`` is the default. Both methods are called from many tasks at once and must be quick.
 public protocol LatencyStore: Sendable {
     /// Records how long a successful attempt of the partition `key` took.
     ///

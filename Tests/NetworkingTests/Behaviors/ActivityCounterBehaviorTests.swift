@@ -151,7 +151,7 @@ import Testing
     }
 
     @Test func theDefaultStateNeverGoesBelowZero() {
-        let state = LockedActivityCounterState()
+        let state = InMemoryActivityCounterState()
         #expect(state.decrement() == 0)
         #expect(state.increment() == 1)
         #expect(state.increment() == 2)
@@ -162,7 +162,7 @@ import Testing
     @Test func aCustomStateIsUsedInsteadOfTheDefault() async throws {
         final class Recording: ActivityCounterState {
             let changes = LockedBox<[Int]>([])
-            let inner = LockedActivityCounterState()
+            let inner = InMemoryActivityCounterState()
             var count: Int { inner.count }
             func increment() -> Int { record(inner.increment()) }
             func decrement() -> Int { record(inner.decrement()) }

@@ -13,7 +13,7 @@ let cachedClient = try NetworkClient(
     behavior: CombinedBehavior([
         .retry(),
         .authorization(.bearer, store: services.tokens),
-        .httpCache(store: DiskCacheStore(directory: cacheFolder)) { event in
+        .httpCache(store: DiskHTTPCacheStore(directory: cacheFolder)) { event in
             if event.kind == .revalidated { print("served from cache (revalidated): \(event.requestName)") }
         },
     ])
@@ -31,6 +31,6 @@ return cachedClient
         #expect(behavior.behaviors.count == 3)
         #expect(behavior.behaviors[1] is AuthorizationBehavior)
         let cache = try #require(behavior.behaviors.last as? HTTPCacheBehavior)
-        #expect(cache.store is DiskCacheStore)
+        #expect(cache.store is DiskHTTPCacheStore)
     }
 }

@@ -23,7 +23,9 @@ final class CountingTransport: HTTPTransport {
 extension RealServerTests {
     /// The HTTP cache against httpbin and the fault server: hits counted on the wire.
     @Suite struct HTTPCacheRealServerTests {
-        static func client(_ base: URL, _ transport: any HTTPTransport, store: any HTTPCacheStore = MemoryCacheStore())
+        static func client(
+            _ base: URL, _ transport: any HTTPTransport, store: any HTTPCacheStore = InMemoryHTTPCacheStore()
+        )
             throws -> NetworkClient
         {
             try NetworkClient(
@@ -122,9 +124,10 @@ extension RealServerTests {
             let base = try await FaultServer.url()
             let query = ["key": key, "max_age": "60"]
             try await Self.get(
-                try Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder)), "/cacheable",
+                try Self.client(base, URLSessionTransport(), store: DiskHTTPCacheStore(directory: folder)),
+                "/cacheable",
                 query)
-            let restarted = try Self.client(base, URLSessionTransport(), store: DiskCacheStore(directory: folder))
+            let restarted = try Self.client(base, URLSessionTransport(), store: DiskHTTPCacheStore(directory: folder))
             let second = try await Self.get(restarted, "/cacheable", query)
             #expect(try await FaultServer.hits(key).count == 1)
             #expect(HTTPCacheBehavior.outcome(of: second.response) == .hit)

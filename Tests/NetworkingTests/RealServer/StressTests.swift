@@ -15,7 +15,7 @@ extension RealServerTests {
 
         /// Activity counter, logging, retry and authorization, as the README recommends, plus a counter of outcomes.
         struct Chain {
-            let activity = LockedActivityCounterState()
+            let activity = InMemoryActivityCounterState()
             let transitions = LockedBox<[Bool]>([])
             let logLines = LockedBox(0)
             let outcomes = AttemptCounter()

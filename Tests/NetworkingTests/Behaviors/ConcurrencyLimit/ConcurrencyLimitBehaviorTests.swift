@@ -12,7 +12,7 @@ import Testing
 @Suite struct ConcurrencyLimitBehaviorTests {
     typealias Result = (HTTPResponse, HTTPResponse.Body)
 
-    let store = LockedConcurrencyLimitStore()
+    let store = InMemoryConcurrencyLimitStore()
     let calls = HeldCalls()
 
     func limit(_ inFlight: Int, queue: Int = 10, scope: BehaviorScope = .client) throws -> ConcurrencyLimitBehavior {

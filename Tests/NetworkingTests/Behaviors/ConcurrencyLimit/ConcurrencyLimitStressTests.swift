@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3])
     func aThousandCallsWithRandomOutcomesAndCancellationsLeaveConsistentState(seed: UInt64) async throws {
         // Given a limit of 4 with a queue of 600, and 1,000 calls that each succeed, fail or stall, some cancelled
-        let store = LockedConcurrencyLimitStore()
+        let store = InMemoryConcurrencyLimitStore()
         let behavior = ConcurrencyLimitBehavior(
             settings: try ConcurrencyLimitSettings(maximumInFlight: 4, maximumQueueLength: 600), store: store)
         let tally = LockedBox(Tally())

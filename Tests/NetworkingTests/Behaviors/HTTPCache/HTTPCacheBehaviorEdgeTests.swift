@@ -16,7 +16,7 @@ import Testing
 
     @Test func a304ReturnedAsSuccessIsMergedLikeAThrownOne() async throws {
         let clock = TestClock(mode: .manual)
-        let store = MemoryCacheStore()
+        let store = InMemoryHTTPCacheStore()
         store.setEntry(Self.stored(arrived: clock.date()), forKey: Self.key)
         let cache = HTTPCacheBehavior(store: store, clock: clock)
         let (response, body) = try await cache.intercept(HTTPRequest(url: Self.url), context: RequestContext()) {
@@ -32,7 +32,7 @@ import Testing
 
     @Test func cancellationDuringRevalidationIsRethrownAndTheEntryKept() async throws {
         let clock = TestClock(mode: .manual)
-        let store = MemoryCacheStore()
+        let store = InMemoryHTTPCacheStore()
         let entry = Self.stored(arrived: clock.date())
         store.setEntry(entry, forKey: Self.key)
         let cache = HTTPCacheBehavior(store: store, clock: clock)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func withoutAClockOfItsOwnTheCacheUsesTheCallsClock() async throws {
         let clock = TestClock(mode: .manual)
-        let store = MemoryCacheStore()
+        let store = InMemoryHTTPCacheStore()
         store.setEntry(Self.stored(maxAge: 60, arrived: clock.date()), forKey: Self.key)
         let cache = HTTPCacheBehavior(store: store)
         let context = RequestContext(clock: clock)
@@ -70,7 +70,7 @@ import Testing
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         #expect(bodies.count == 100 && bodies.allSatisfy { $0 == "shared" })
-        #expect((harness.store as? MemoryCacheStore)?.count == 1)
+        #expect((harness.store as? InMemoryHTTPCacheStore)?.count == 1)
         let before = harness.sends
         try await harness.get()
         #expect(harness.sends == before)
@@ -79,11 +79,11 @@ import Testing
     @Test func aDiskStoreServesTheBehaviorToo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try HTTPCacheHarness(store: DiskCacheStore(directory: folder)) { _ in
+        let first = try HTTPCacheHarness(store: DiskHTTPCacheStore(directory: folder)) { _ in
             (200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], "on disk")
         }
         try await first.get(headers: ["Accept-Language": "fr"])
-        let second = try HTTPCacheHarness(store: DiskCacheStore(directory: folder)) { _ in (500, [:], "") }
+        let second = try HTTPCacheHarness(store: DiskHTTPCacheStore(directory: folder)) { _ in (500, [:], "") }
         let (response, body) = try await second.get(headers: ["Accept-Language": "fr"])
         #expect(second.sends == 0)
         #expect(body == "on disk")

@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func aPrivateCacheKeepsTheCredentialOutOfItsStore() async throws {
-        let store = MemoryCacheStore()
+        let store = InMemoryHTTPCacheStore()
         let harness = try HTTPCacheHarness(store: store) { _ in (200, ["Cache-Control": "max-age=60"], "x") }
         try await harness.get(headers: ["Authorization": "Bearer s3cret"])
         let keys = harness.events.current.map(\.key)

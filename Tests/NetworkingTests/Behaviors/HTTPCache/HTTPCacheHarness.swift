@@ -13,7 +13,7 @@ struct HTTPCacheHarness {
 
     /// `answer` produces each response from the request that reached the server.
     init(
-        store: any HTTPCacheStore = MemoryCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
+        store: any HTTPCacheStore = InMemoryHTTPCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
         outer: [any RequestBehavior] = [],
         answer: @escaping @Sendable (HTTPRequest) throws -> (Int, HTTPFields, String)
     ) throws {

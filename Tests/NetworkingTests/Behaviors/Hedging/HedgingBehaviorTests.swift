@@ -13,7 +13,7 @@ import Testing
     typealias Result = (HTTPResponse, HTTPResponse.Body)
 
     let clock = TestClock(mode: .manual)
-    let store = LockedLatencyStore()
+    let store = InMemoryLatencyStore()
 
     func hedging(_ hedges: Int = 1, delay: Duration = .seconds(1)) throws -> HedgingBehavior {
         .hedging(try HedgingSettings(maximumHedges: hedges, delay: .fixed(delay)), store: store, clock: clock)

@@ -95,7 +95,7 @@ import Testing
 
     @Test func aPercentileDelayFallsBackUntilEnoughLatenciesAreKnown() throws {
         let settings = try HedgingSettings(delay: .percentile(90, fallback: .seconds(2)), minimumSamples: 10)
-        let store = LockedLatencyStore()
+        let store = InMemoryLatencyStore()
         for ms in 1...9 { store.record(.milliseconds(ms * 100), for: "h") }
         #expect(settings.hedgingDelay(for: "h", in: store) == .seconds(2))
         store.record(.milliseconds(1_000), for: "h")

@@ -25,7 +25,7 @@ import Testing
     func aThousandHedgedCallsEndConsistently(seed: UInt64) async throws {
         let behavior = HedgingBehavior(
             settings: try HedgingSettings(maximumHedges: 2, delay: .fixed(.milliseconds(50))),
-            store: LockedLatencyStore(), clock: TestClock())
+            store: InMemoryLatencyStore(), clock: TestClock())
         let tally = LockedBox(Tally())
         var generator = BehaviorFakes.SeededGenerator(seed: seed)
         let steps: [ScriptedAttempts.Step] = [.answer, .fail(503), .fail(404), .hang]

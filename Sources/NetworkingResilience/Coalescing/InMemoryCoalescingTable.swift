@@ -2,7 +2,7 @@ import NetworkingHTTP
 import NetworkingCore
 
 /// The default ``CoalescingTable``: a dictionary behind a lock.
-public final class LockedCoalescingTable: CoalescingTable {
+public final class InMemoryCoalescingTable: CoalescingTable {
     private let entries = LockedBox([CoalescingKey: InFlightCall]())
 
     /// Creates an empty table.

@@ -7,7 +7,7 @@ import NetworkingCore
 /// ```swift
 /// let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
 ///     .appendingPathComponent("http-cache")
-/// let cache = HTTPCacheBehavior(store: DiskCacheStore(directory: folder))
+/// let cache = HTTPCacheBehavior(store: DiskHTTPCacheStore(directory: folder))
 /// ```
 ///
 /// - **Files:** one per key, named by the SHA-256 of the key in hex with the extension `.httpcache`, written
@@ -20,7 +20,7 @@ import NetworkingCore
 ///   used files go first (a read refreshes a file's modification date). Listing the folder costs O(entries) per
 ///   write.
 /// - **Errors:** a folder that cannot be created, read or written makes the store miss; it never throws.
-public struct DiskCacheStore: HTTPCacheStore {
+public struct DiskHTTPCacheStore: HTTPCacheStore {
     /// The default limit, 50 MiB: a disk cache can afford more than memory, and stays small beside an app's data.
     public static let defaultMaximumBytes = 50 << 20
     /// The extension of entry files.
@@ -47,7 +47,7 @@ public struct DiskCacheStore: HTTPCacheStore {
     ///   - maximumBytes: The most bytes the entry files may take together; at least 1.
     /// - Throws: `BehaviorSettingsError` when `maximumBytes` is below 1.
     public init(directory: URL, maximumBytes: Int) throws {
-        try BehaviorSettingsError.require(maximumBytes, atLeast: 1, "maximumBytes", in: "DiskCacheStore")
+        try BehaviorSettingsError.require(maximumBytes, atLeast: 1, "maximumBytes", in: "DiskHTTPCacheStore")
         self.directory = directory
         self.maximumBytes = maximumBytes
     }
@@ -68,7 +68,7 @@ public struct DiskCacheStore: HTTPCacheStore {
     public func entry(forKey key: String) -> HTTPCacheEntry? {
         let url = fileURL(forKey: key)
         guard let data = try? Data(contentsOf: url) else { return nil }
-        guard let entry = DiskCacheFormat.decode(data, key: key) else {
+        guard let entry = DiskHTTPCacheFormat.decode(data, key: key) else {
             try? FileManager.default.removeItem(at: url)
             return nil
         }
@@ -82,7 +82,7 @@ public struct DiskCacheStore: HTTPCacheStore {
     ///   - entry: The entry.
     ///   - key: The cache key.
     public func setEntry(_ entry: HTTPCacheEntry, forKey key: String) {
-        guard let data = DiskCacheFormat.encode(entry, key: key), data.count <= maximumBytes else {
+        guard let data = DiskHTTPCacheFormat.encode(entry, key: key), data.count <= maximumBytes else {
             removeEntry(forKey: key)
             return
         }

@@ -2,7 +2,7 @@ import NetworkingHTTP
 import NetworkingCore
 
 /// The default ``LatencyStore``: one ``LatencyWindow`` per partition behind one lock.
-public final class LockedLatencyStore: LatencyStore {
+public final class InMemoryLatencyStore: LatencyStore {
     private let windows = LockedBox<[String: LatencyWindow]>([:])
     private let capacity: Int
 

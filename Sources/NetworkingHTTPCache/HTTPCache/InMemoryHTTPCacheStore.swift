@@ -6,13 +6,13 @@ import NetworkingCore
 /// ``HTTPCacheEntry/cost`` would exceed ``maximumBytes``. Lost when the process ends.
 ///
 /// ```swift
-/// let store = try MemoryCacheStore(maximumBytes: 50 << 20)
+/// let store = try InMemoryHTTPCacheStore(maximumBytes: 50 << 20)
 /// let cache = HTTPCacheBehavior(store: store)
 /// ```
 ///
 /// An entry larger than the whole limit is not stored. Reads count as use. Each operation holds one lock and costs
 /// amortized O(log n) at most (the use order is compacted now and then); copies of a store share its entries.
-public struct MemoryCacheStore: HTTPCacheStore {
+public struct InMemoryHTTPCacheStore: HTTPCacheStore {
     /// The default limit, 10 MiB: room for a few thousand typical JSON responses without pressuring a phone's memory.
     public static let defaultMaximumBytes = 10 << 20
 
@@ -30,7 +30,7 @@ public struct MemoryCacheStore: HTTPCacheStore {
     /// - Parameter maximumBytes: The most bytes the entries may count together; at least 1.
     /// - Throws: `BehaviorSettingsError` when `maximumBytes` is below 1.
     public init(maximumBytes: Int) throws {
-        try BehaviorSettingsError.require(maximumBytes, atLeast: 1, "maximumBytes", in: "MemoryCacheStore")
+        try BehaviorSettingsError.require(maximumBytes, atLeast: 1, "maximumBytes", in: "InMemoryHTTPCacheStore")
         self.maximumBytes = maximumBytes
     }
 

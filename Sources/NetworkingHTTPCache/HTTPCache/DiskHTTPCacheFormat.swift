@@ -2,11 +2,11 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-/// The byte layout of a ``DiskCacheStore`` file, version 1:
+/// The byte layout of a ``DiskHTTPCacheStore`` file, version 1:
 ///
 /// `NWHC` (4 bytes), version (1 byte), head length (UInt32, big-endian), head (JSON), body length (UInt64,
 /// big-endian), body. The file must end exactly after the body.
-enum DiskCacheFormat {
+enum DiskHTTPCacheFormat {
     static let magic = Data("NWHC".utf8)
     static let version: UInt8 = 1
     /// Heads beyond this are refused on reading: no real entry has 16 MiB of headers.

@@ -14,7 +14,7 @@ import Testing
 @testable import NetworkingTransfers
 
 /// The folder store: survives a new instance, drops corrupt files, trims to its limit.
-@Suite struct DiskCacheStoreTests {
+@Suite struct DiskHTTPCacheStoreTests {
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("DiskCacheStoreTests-\(UUID().uuidString)")
     }
@@ -29,8 +29,8 @@ import Testing
     @Test func anEntrySurvivesANewStoreOnTheSameFolder() {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        DiskCacheStore(directory: folder).setEntry(Self.entry, forKey: "https://api.test/items")
-        let reopened = DiskCacheStore(directory: folder)
+        DiskHTTPCacheStore(directory: folder).setEntry(Self.entry, forKey: "https://api.test/items")
+        let reopened = DiskHTTPCacheStore(directory: folder)
         #expect(reopened.entry(forKey: "https://api.test/items") == Self.entry)
         #expect(reopened.entry(forKey: "https://api.test/other") == nil)
         reopened.removeEntry(forKey: "https://api.test/items")
@@ -40,7 +40,7 @@ import Testing
     @Test func everyTruncationOfAFileIsDroppedAsCorrupt() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = DiskCacheStore(directory: folder)
+        let store = DiskHTTPCacheStore(directory: folder)
         let key = "https://api.test/items"
         store.setEntry(Self.entry, forKey: key)
         let file = store.fileURL(forKey: key)
@@ -57,7 +57,7 @@ import Testing
     @Test func aFileMovedToAnotherKeyIsNotServed() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = DiskCacheStore(directory: folder)
+        let store = DiskHTTPCacheStore(directory: folder)
         store.setEntry(Self.entry, forKey: "a")
         try FileManager.default.moveItem(at: store.fileURL(forKey: "a"), to: store.fileURL(forKey: "b"))
         #expect(store.entry(forKey: "b") == nil)
@@ -66,7 +66,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func hundredThousandMutatedFilesNeverCrash() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = DiskCacheStore(directory: folder)
+        let store = DiskHTTPCacheStore(directory: folder)
         let key = "k"
         store.setEntry(Self.entry, forKey: key)
         let file = store.fileURL(forKey: key)
@@ -81,7 +81,7 @@ import Testing
             }
             if round % 10 == 0 { bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random))) }
             // The store's reader, without the disk round trip.
-            if DiskCacheFormat.decode(Data(bytes), key: key) != nil { decoded += 1 }
+            if DiskHTTPCacheFormat.decode(Data(bytes), key: key) != nil { decoded += 1 }
         }
         // Most single-byte changes inside the body or a header value still decode; the rest are refused.
         #expect(decoded > 0 && decoded < 100_000)
@@ -90,11 +90,11 @@ import Testing
     @Test func theFolderIsTrimmedToItsLimitOldestFirst() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let probe = DiskCacheStore(directory: folder)
+        let probe = DiskHTTPCacheStore(directory: folder)
         probe.setEntry(Self.entry, forKey: "size")
         let size = try Data(contentsOf: probe.fileURL(forKey: "size")).count
         probe.removeAll()
-        let store = try DiskCacheStore(directory: folder, maximumBytes: size * 2 + size / 2)
+        let store = try DiskHTTPCacheStore(directory: folder, maximumBytes: size * 2 + size / 2)
         store.setEntry(Self.entry, forKey: "a")
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: -100)], ofItemAtPath: store.fileURL(forKey: "a").path)
@@ -108,7 +108,7 @@ import Testing
     @Test func removeAllDeletesOnlyEntryFiles() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = DiskCacheStore(directory: folder)
+        let store = DiskHTTPCacheStore(directory: folder)
         store.setEntry(Self.entry, forKey: "a")
         let other = folder.appendingPathComponent("notes.txt")
         try Data("keep".utf8).write(to: other)
@@ -121,9 +121,9 @@ import Testing
         let file = Self.folder()
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("not a folder".utf8).write(to: file)
-        let store = DiskCacheStore(directory: file)
+        let store = DiskHTTPCacheStore(directory: file)
         store.setEntry(Self.entry, forKey: "a")
         #expect(store.entry(forKey: "a") == nil)
-        #expect(throws: BehaviorSettingsError.self) { try DiskCacheStore(directory: file, maximumBytes: 0) }
+        #expect(throws: BehaviorSettingsError.self) { try DiskHTTPCacheStore(directory: file, maximumBytes: 0) }
     }
 }

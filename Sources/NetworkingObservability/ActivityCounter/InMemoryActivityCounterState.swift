@@ -2,7 +2,7 @@ import NetworkingHTTP
 import NetworkingCore
 
 /// The default ``ActivityCounterState``: an integer behind a lock. It never goes below zero.
-public final class LockedActivityCounterState: ActivityCounterState {
+public final class InMemoryActivityCounterState: ActivityCounterState {
     private let value = LockedBox(0)
 
     /// Creates a counter at zero.

@@ -3,7 +3,7 @@ import NetworkingCore
 
 /// The default ``ConcurrencyLimitStore``: partitions in a dictionary behind one lock. Idle partitions are dropped,
 /// so a `.custom` scope with many keys holds memory only for the keys in use.
-public final class LockedConcurrencyLimitStore: ConcurrencyLimitStore {
+public final class InMemoryConcurrencyLimitStore: ConcurrencyLimitStore {
     private let partitions = LockedBox<[String: ConcurrencyLimitPartition]>([:])
 
     /// Creates an empty store.

@@ -3,7 +3,7 @@ import Networking
 import Testing
 
 /// The in-memory LRU store: byte limit, least recently used first, settings checked.
-@Suite struct MemoryCacheStoreTests {
+@Suite struct InMemoryHTTPCacheStoreTests {
     static func entry(bytes: Int) -> HTTPCacheEntry {
         HTTPCacheEntry(
             status: 200, headerFields: [:], body: Data(repeating: 0, count: bytes), requestDate: Date(),
@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func storesReplacesAndRemoves() {
-        let store = MemoryCacheStore()
+        let store = InMemoryHTTPCacheStore()
         #expect(store.entry(forKey: "a") == nil)
         store.setEntry(Self.entry(bytes: 1), forKey: "a")
         store.setEntry(Self.entry(bytes: 2), forKey: "a")
@@ -25,7 +25,7 @@ import Testing
 
     @Test func theLeastRecentlyUsedEntryGoesFirst() throws {
         let cost = Self.entry(bytes: 100).cost
-        let store = try MemoryCacheStore(maximumBytes: cost * 3)
+        let store = try InMemoryHTTPCacheStore(maximumBytes: cost * 3)
         for key in ["a", "b", "c"] { store.setEntry(Self.entry(bytes: 100), forKey: key) }
         _ = store.entry(forKey: "a")  // a is now the most recently used
         store.setEntry(Self.entry(bytes: 100), forKey: "d")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func anEntryLargerThanTheLimitIsNotStored() throws {
-        let store = try MemoryCacheStore(maximumBytes: 1_000)
+        let store = try InMemoryHTTPCacheStore(maximumBytes: 1_000)
         store.setEntry(Self.entry(bytes: 10), forKey: "small")
         store.setEntry(Self.entry(bytes: 5_000), forKey: "big")
         #expect(store.entry(forKey: "big") == nil)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func manyReadsAndWritesStayWithinTheLimitAndKeepRecentEntries() throws {
         let cost = Self.entry(bytes: 10).cost
-        let store = try MemoryCacheStore(maximumBytes: cost * 50)
+        let store = try InMemoryHTTPCacheStore(maximumBytes: cost * 50)
         for round in 0..<10_000 {
             store.setEntry(Self.entry(bytes: 10), forKey: "k\(round % 200)")
             _ = store.entry(forKey: "k\(round % 7)")
@@ -60,7 +60,7 @@ import Testing
 
     @Test(arguments: [0, -1])
     func aLimitBelowOneIsRefused(limit: Int) {
-        #expect(throws: BehaviorSettingsError.self) { try MemoryCacheStore(maximumBytes: limit) }
-        #expect(MemoryCacheStore().maximumBytes == 10 << 20)
+        #expect(throws: BehaviorSettingsError.self) { try InMemoryHTTPCacheStore(maximumBytes: limit) }
+        #expect(InMemoryHTTPCacheStore().maximumBytes == 10 << 20)
     }
 }
