@@ -8,7 +8,8 @@ import PackageDescription
 //                             failure classifier; knows no feature and no transport
 //   NetworkingTLS             trust settings shared by the transports (own authorities, key pins)
 //   NetworkingURLSession      the URLSession transport
-//   feature targets           Auth, Resilience, HTTPCache, Cookies, Observability, Transfers: each on Core only
+//   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers: each on
+//                             Core only
 //   NetworkingTesting         mocks, test clock, recording, the fixture transport
 //   Networking                the umbrella: re-exports the usual set, picks the platform's default transport
 let package = Package(
@@ -31,12 +32,13 @@ let package = Package(
         .target(name: "NetworkingCookies", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingObservability", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingTransfers", dependencies: ["NetworkingCore"]),
+        .target(name: "NetworkingModifiers", dependencies: ["NetworkingCore"]),
         .target(
             name: "Networking",
             dependencies: [
                 "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingAuth",
                 "NetworkingResilience", "NetworkingHTTPCache", "NetworkingCookies", "NetworkingObservability",
-                "NetworkingTransfers",
+                "NetworkingTransfers", "NetworkingModifiers",
             ]
         ),
         .target(name: "NetworkingTesting", dependencies: ["NetworkingHTTP", "NetworkingCore"]),

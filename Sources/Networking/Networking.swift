@@ -3,6 +3,7 @@
 @_exported import NetworkingCore
 @_exported import NetworkingHTTP
 @_exported import NetworkingHTTPCache
+@_exported import NetworkingModifiers
 @_exported import NetworkingObservability
 @_exported import NetworkingResilience
 @_exported import NetworkingTLS

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingCore
 import NetworkingHTTP
 
 /// Runs a closure that may change the `HTTPRequest` on every attempt: signing, a timestamp, a per-call id.

@@ -1,3 +1,4 @@
+import NetworkingCore
 import NetworkingHTTP
 
 /// Adds fixed headers to every request: `.headers(["Accept": "application/json", "API-Version": "2"])`.

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingCore
 import NetworkingHTTP
 
 /// One value of the tree a ``URLFormEncoder`` builds: containers write into it, then it is flattened into items.

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingCore
 import NetworkingHTTP
 
 /// Turns an `Encodable` value into query items, for a request's `query` or a `.form` body:
