@@ -17,7 +17,7 @@ extension NetworkClient {
 
 extension NetworkClient.Configuration {
     /// Creates a configuration on the platform's default transport (`DefaultTransport/shared`); the other
-    /// parameters are those of ``init(baseURL:transport:behavior:encoder:decoder:acceptableStatusCodes:timeout:deadline:clock:sensitiveHeaderNames:maximumResponseBodySize:maximumRedirects:followsRedirects:)``.
+    /// parameters are those of `init(baseURL:transport:behavior:encoder:decoder:acceptableStatusCodes:timeout:deadline:clock:sensitiveHeaderNames:maximumResponseBodySize:maximumRedirects:followsRedirects:)`.
     public init(
         baseURL: URL?,
         behavior: any RequestBehavior = EmptyBehavior(),

@@ -30,7 +30,7 @@ public struct RecordingBehavior: RequestBehavior {
     public let log: EventLog
     /// Headers this behavior adds.
     public let additionalHeaders: [String: String]
-    /// Where it runs in the chain; ``BehaviorPlacement/modification`` by default, like any behavior of your own.
+    /// Where it runs in the chain; `BehaviorPlacement/modification` by default, like any behavior of your own.
     public let placement: BehaviorPlacement
 
     /// Creates a recording behavior.

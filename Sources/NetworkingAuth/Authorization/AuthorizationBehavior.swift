@@ -22,7 +22,7 @@ import NetworkingCore
 /// Defaults: scheme ``AuthorizationScheme/bearer``. State: none of its own; the injected ``TokenStore``
 /// (``InMemoryTokenStore`` or ``ClosureTokenStore``, or your own).
 public struct AuthorizationBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/credentials``: each attempt carries the current token.
+    /// `BehaviorPlacement/credentials`: each attempt carries the current token.
     public var placement: BehaviorPlacement { .credentials }
 
     /// Which header to set and how to format the token.
@@ -98,7 +98,7 @@ extension RequestBehavior where Self == AuthorizationBehavior {
 
     /// Sends fixed Basic credentials (RFC 7617) on every attempt.
     ///
-    /// A `user` containing a colon cannot be sent: every call then fails with ``NetworkError`` of kind
+    /// A `user` containing a colon cannot be sent: every call then fails with `NetworkError` of kind
     /// `behavior("AuthorizationBehavior")` whose underlying error is `AuthorizationScheme/InvalidCredential`.
     /// - Parameters:
     ///   - user: The user id, without a colon.

@@ -31,7 +31,7 @@ import NetworkingCore
 /// Place it inside `.retry()` so every attempt carries the current credential. It sets the header itself: use it
 /// instead of `AuthorizationBehavior`, not with it.
 public final class TokenRefreshBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/credentials``: each attempt carries the current credential.
+    /// `BehaviorPlacement/credentials`: each attempt carries the current credential.
     public var placement: BehaviorPlacement { .credentials }
 
     /// How the behavior sends and refreshes the credential.

@@ -29,7 +29,7 @@ import NetworkingCore
 /// Defaults: ``InMemoryCookieJar``; the call's clock; ``CookieSettings/default`` (10 redirects, the default
 /// transport's limit).
 public struct CookieBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/cookies``: after the headers are final; outside the cache and coalescing, which see its `Cookie`.
+    /// `BehaviorPlacement/cookies`: after the headers are final; outside the cache and coalescing, which see its `Cookie`.
     public var placement: BehaviorPlacement { .cookies }
 
     /// Where cookies are kept.
@@ -64,7 +64,7 @@ public struct CookieBehavior: RequestBehavior {
     ///   - context: The call's context.
     ///   - next: The rest of the chain, called once per hop.
     /// - Returns: The final response.
-    /// - Throws: What `next` threw for the last hop; ``NetworkError`` of kind `transport(.tooManyRedirects)` or
+    /// - Throws: What `next` threw for the last hop; `NetworkError` of kind `transport(.tooManyRedirects)` or
     ///   `transport(.redirectRefused)` when a redirect cannot be followed.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body

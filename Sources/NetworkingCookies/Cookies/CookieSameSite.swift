@@ -23,7 +23,7 @@ public enum CookieSameSite: String, Sendable, Hashable, CaseIterable {
     /// No `SameSite` attribute, or one whose value is none of the three above.
     case `default` = "Default"
 
-    /// The enforcement an attribute value names: `Strict`, `Lax` or `None` in any case, else ``default``.
+    /// The enforcement an attribute value names: `Strict`, `Lax` or `None` in any case, else `default`.
     ///
     /// - Parameter value: A `SameSite` attribute value, already trimmed.
     /// - Returns: The enforcement.

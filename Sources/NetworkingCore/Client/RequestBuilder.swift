@@ -1,7 +1,7 @@
 import Foundation
 import NetworkingHTTP
 
-/// Builds the ``HTTPRequest`` of a call from a ``NetworkRequest``: target, header fields and body, refused before
+/// Builds the `HTTPRequest` of a call from a ``NetworkRequest``: target, header fields and body, refused before
 /// any I/O when anything is wrong. The one place requests are made.
 package struct RequestBuilder: Sendable {
     /// A client's base URL, checked once: its scheme, authority and path without trailing slashes, or why it

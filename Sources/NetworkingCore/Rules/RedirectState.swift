@@ -63,7 +63,7 @@ package struct RedirectState: Sendable {
     /// Whether a hop has left the original origin: from then on, credentials stay off.
     package private(set) var leftOrigin = false
     /// Whether the first request's body can be sent again; a redirect that keeps a body that cannot (a one-time
-    /// ``HTTPBody``) is refused.
+    /// `HTTPBody`) is refused.
     package let bodyIsReplayable: Bool
 
     /// Starts the rules for a call whose first request is `request`.

@@ -6,7 +6,7 @@ extension TransportError {
     ///
     /// Apple platforms report most failures with a precise code. Linux's Foundation networking reports every libcurl
     /// failure it has no code for as `URLError.unknown` (-1) and keeps libcurl's message, so for that code the
-    /// message decides (see ``init(urlErrorCode:message:)``).
+    /// message decides (see `init(urlErrorCode:message:)`).
     ///
     /// - Parameter error: What Foundation reported.
     public init?(_ error: URLError) {

@@ -2,7 +2,7 @@ import Foundation
 
 extension BodyBuffer {
     /// Sets what the client adds to a stream: a call on each chunk in or out (the idle timer's activity) and the
-    /// mapping of a transfer error to the call's ``NetworkError``.
+    /// mapping of a transfer error to the call's `NetworkError`.
     package func configure(
         onActivity: @escaping @Sendable () -> Void, errorTransform: @escaping @Sendable (any Error) -> any Error
     ) {

@@ -17,7 +17,7 @@
 /// or split a header.
 ///
 /// Reading a name that occurs several times joins its values with `", "` (`"; "` for `Cookie`), as RFC 9110
-/// §5.3 allows; ``subscript(values:)`` gives them one by one.
+/// §5.3 allows; `subscript(values:)` gives them one by one.
 public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeReplaceableCollection,
     ExpressibleByDictionaryLiteral, CustomStringConvertible
 {
@@ -25,7 +25,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     /// Why a write was refused: the first refusal, kept until the fields are rebuilt.
     public private(set) var invalidReason: String?
     /// Lower-cased names that are sensitive in these fields whoever writes them (the client's
-    /// ``NetworkClient/Configuration/sensitiveHeaderNames``): every field of such a name, present or written later,
+    /// `NetworkClient/Configuration/sensitiveHeaderNames`): every field of such a name, present or written later,
     /// is marked sensitive.
     package var declaredSensitiveNames: Set<String> = [] {
         didSet { markSensitive(declaredSensitiveNames) }

@@ -19,7 +19,7 @@ import Foundation
 /// the request keeps its previous value, and ``invalidReason`` says why. The client refuses such a request with
 /// `NetworkError` of kind `invalidRequest` before any I/O.
 ///
-/// Coming from `URLRequest`? ``init(_:)`` converts one, and ``urlRequest`` converts back.
+/// Coming from `URLRequest`? `init(_:)` converts one, and ``urlRequest`` converts back.
 public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     /// The method, the target and the first refused write: read on every hop, written rarely, so they live in one
     /// shared immutable box and a copy of the request costs one reference for all of them.

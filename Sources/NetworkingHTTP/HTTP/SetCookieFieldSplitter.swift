@@ -1,4 +1,4 @@
-/// Turns the `Set-Cookie` fields of a response into one string per cookie, for ``SetCookie/parse(_:)``.
+/// Turns the `Set-Cookie` fields of a response into one string per cookie, for `SetCookie/parse(_:)`.
 ///
 /// RFC 6265 §5.2 parses each `Set-Cookie` field as exactly one cookie, and §3 asks servers not to fold them, because
 /// a comma is an ordinary character of a cookie (`Expires=Wed, 09 Jun 2021 10:18:14 GMT`, or any value). So fields

@@ -3,7 +3,7 @@ import NetworkingHTTP
 import NetworkingCore
 
 extension HTTPCacheBehavior {
-    /// Whose cache it is: one user's (``private``, the default), or many users' (``shared``). RFC 9111 §3.5.
+    /// Whose cache it is: one user's (`private`, the default), or many users' (``shared``). RFC 9111 §3.5.
     ///
     /// | | `private` (an app: one user, or one store per user) | `shared` (a server serving many users) |
     /// |---|---|---|
@@ -14,7 +14,7 @@ extension HTTPCacheBehavior {
     ///
     /// Either way one user's answer never reaches another: a private cache keeps credentials apart, a shared one
     /// stores only what the server declared shareable. A server app that serves many users through one client
-    /// wants ``shared``: it stores only answers meant for everyone, while ``private`` would keep a copy per user.
+    /// wants ``shared``: it stores only answers meant for everyone, while `private` would keep a copy per user.
     public enum Mode: Sendable, Hashable {
         /// One user's cache; responses to requests with credentials are kept apart per credential.
         case `private`

@@ -48,7 +48,7 @@ import NetworkingCore
 /// request), credentials, cookies and every behavior of your own, whatever order they were given in. Time comes
 /// from the injected clock, or the call's clock when none is given.
 public struct HTTPCacheBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/cache``: next to the wire: the key is the request as sent, credentials included.
+    /// `BehaviorPlacement/cache`: next to the wire: the key is the request as sent, credentials included.
     public var placement: BehaviorPlacement { .cache }
 
     /// The `Cache-Status` member name this cache writes (RFC 9211).

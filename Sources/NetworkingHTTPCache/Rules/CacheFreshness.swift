@@ -11,7 +11,7 @@ import NetworkingCore
 /// - **Age** (§4.2.3): `apparent_age = max(0, response_time - Date)`, `corrected_age = Age + (response_time -
 ///   request_time)`, initial age the larger of the two, plus the time resident in the cache.
 ///
-/// Dates are read with ``HTTPDate``; a missing or malformed `Date` is replaced by the time the response arrived,
+/// Dates are read with `HTTPDate`; a missing or malformed `Date` is replaced by the time the response arrived,
 /// and a malformed `Age` counts as 0. Every result is whole seconds, clamped so arithmetic never overflows.
 package enum CacheFreshness {
     /// The longest heuristic lifetime: one day.

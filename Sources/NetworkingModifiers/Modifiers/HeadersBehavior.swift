@@ -3,15 +3,15 @@ import NetworkingHTTP
 
 /// Adds fixed headers to every request: `.headers(["Accept": "application/json", "API-Version": "2"])`.
 ///
-/// The headers are ``RequestBehavior/additionalHeaders``, applied by the same rule, so the chain's precedence applies: a header the
-/// ``NetworkRequest`` sets itself is never replaced, and an inner behavior's value replaces an outer one's. Values
+/// The headers are `RequestBehavior/additionalHeaders`, applied by the same rule, so the chain's precedence applies: a header the
+/// `NetworkRequest` sets itself is never replaced, and an inner behavior's value replaces an outer one's. Values
 /// are checked by the client before sending (CR, LF and other control characters fail with kind
 /// `invalidRequest`). Names compare case-insensitively: when the dictionary gives one name in several cases, the
 /// entry whose name sorts last (`x-id` after `X-ID`) is kept, so the result never depends on dictionary order.
 ///
 /// Defaults: none. State kept: none.
 public struct HeadersBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/modification``: with the other changes to the request.
+    /// `BehaviorPlacement/modification`: with the other changes to the request.
     public var placement: BehaviorPlacement { .modification }
 
     /// The headers added, one entry per case-insensitive name.

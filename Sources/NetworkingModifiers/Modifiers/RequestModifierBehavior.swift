@@ -10,15 +10,15 @@ import NetworkingHTTP
 /// }
 /// ```
 /// - It runs in ``modify(request:context:)``, on every pass: inside a retry behavior, once per attempt.
-/// - It may change anything, including headers the ``NetworkRequest`` set itself. Every write is checked as it
+/// - It may change anything, including headers the `NetworkRequest` set itself. Every write is checked as it
 ///   is made: a CR or LF in a header, or a non-HTTP scheme, fails the call with kind `invalidRequest`, with
 ///   nothing sent.
-/// - An error it throws fails the call with ``NetworkError`` of kind `behavior("RequestModifierBehavior")`;
+/// - An error it throws fails the call with `NetworkError` of kind `behavior("RequestModifierBehavior")`;
 ///   nothing is sent.
 ///
 /// Defaults: none. State kept: none (capture your own `Sendable` state in the closure).
 public struct RequestModifierBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/modification``: with the other changes to the request.
+    /// `BehaviorPlacement/modification`: with the other changes to the request.
     public var placement: BehaviorPlacement { .modification }
 
     private let modifier: @Sendable (inout HTTPRequest) async throws -> Void

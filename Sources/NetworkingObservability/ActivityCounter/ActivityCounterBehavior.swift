@@ -29,7 +29,7 @@ import NetworkingCore
 /// Defaults: state ``InMemoryActivityCounterState`` starting at zero; no callback. State kept: the injected
 /// ``ActivityCounterState`` (read it through ``state``).
 public struct ActivityCounterBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/observation``: one call counts once, however many attempts.
+    /// `BehaviorPlacement/observation`: one call counts once, however many attempts.
     public var placement: BehaviorPlacement { .observation }
 
     /// The counter: read `state.count` for the number of calls in flight.

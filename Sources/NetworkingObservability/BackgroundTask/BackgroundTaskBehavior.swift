@@ -20,7 +20,7 @@ import NetworkingCore
 /// `Networking GET /users/42`. State kept: one lock-guarded task state per call; the injected
 /// ``BackgroundTaskProvider``.
 public struct BackgroundTaskBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/observation``: the whole call, retries and waits included.
+    /// `BehaviorPlacement/observation`: the whole call, retries and waits included.
     public var placement: BehaviorPlacement { .observation }
 
     private enum TaskState {

@@ -57,7 +57,7 @@ public struct LoggingBehavior: RequestBehavior {
     /// (`BehaviorPlacement/observation`).
     public let eachAttempt: Bool
 
-    /// ``BehaviorPlacement/observation``, or ``BehaviorPlacement/outgoing`` with `eachAttempt`.
+    /// `BehaviorPlacement/observation`, or `BehaviorPlacement/outgoing` with `eachAttempt`.
     public var placement: BehaviorPlacement { eachAttempt ? .outgoing : .observation }
 
     /// Creates the behavior.
@@ -132,7 +132,7 @@ extension RequestBehavior where Self == LoggingBehavior {
     ///
     /// - Parameters:
     ///   - sink: Where lines go; standard error by default.
-    ///   - redaction: What is never shown; ``Redaction/default`` by default.
+    ///   - redaction: What is never shown; `Redaction/default` by default.
     ///   - logsStart: Whether to write a line when the request goes out; `true` by default.
     ///   - headers: Whether to write request and response headers; `false` by default.
     ///   - bodies: Whether to write bodies; `LoggingBehavior/Bodies/off` by default.

@@ -43,7 +43,7 @@ final class AttemptMeasurement: AttemptObserver {
     }
 
     /// Ends the attempt: a response is its status (or `cancelled` when its body was cancelled unread to the end), an
-    /// unacceptable status its status, a ``NetworkError`` a failure of its kind, anything else (cancellation) a
+    /// unacceptable status its status, a `NetworkError` a failure of its kind, anything else (cancellation) a
     /// cancelled attempt.
     func attemptEnded(_ ending: AttemptEnding) {
         switch ending {

@@ -2,7 +2,7 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-/// The per-call record behind ``MetricsBehavior``: installed on the call as a ``TransferObserver``, it numbers the
+/// The per-call record behind ``MetricsBehavior``: installed on the call as a `TransferObserver`, it numbers the
 /// attempts in the order they reach the transport (hedged attempts too) and measures each with an
 /// ``AttemptMeasurement``.
 final class CallMeasurement: TransferObserver {

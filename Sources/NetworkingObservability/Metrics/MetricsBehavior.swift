@@ -24,7 +24,7 @@ import NetworkingCore
 ///
 /// Defaults: the clock is the call's (`RequestContext/clock`). State kept: none between calls.
 public struct MetricsBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/metrics``: outermost, so the call's clock includes every wait before an attempt.
+    /// `BehaviorPlacement/metrics`: outermost, so the call's clock includes every wait before an attempt.
     public var placement: BehaviorPlacement { .metrics }
 
     private let sink: MetricsSink

@@ -20,7 +20,7 @@ import NetworkingCore
 /// Place it inside ``RetryBehavior``, so that each attempt counts and a retry of an open circuit fails fast.
 /// State changes (closed → open → half-open → closed) reach `onStateChange`, called outside the store's lock.
 public struct CircuitBreakerBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/circuitBreaker``: inside retry: each attempt is an outcome.
+    /// `BehaviorPlacement/circuitBreaker`: inside retry: each attempt is an outcome.
     public var placement: BehaviorPlacement { .circuitBreaker }
 
     /// A circuit's change of phase, for logs and metrics.

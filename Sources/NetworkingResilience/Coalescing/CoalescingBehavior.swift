@@ -30,7 +30,7 @@ import NetworkingCore
 /// Defaults: ``CoalescingSettings/default`` (ignores `traceparent`, `tracestate`, `X-Request-ID`,
 /// `X-Correlation-ID`); state ``InMemoryCoalescingTable``.
 public struct CoalescingBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/coalescing``: innermost: the key is the request as sent, credentials included.
+    /// `BehaviorPlacement/coalescing`: innermost: the key is the request as sent, credentials included.
     public var placement: BehaviorPlacement { .coalescing }
 
     /// The calls in flight.
@@ -55,7 +55,7 @@ public struct CoalescingBehavior: RequestBehavior {
     ///   - context: The call's context: its time limits bound the wait.
     ///   - next: The rest of the chain; called by the first caller of a key only.
     /// - Returns: The shared response and body.
-    /// - Throws: The shared call's error; `CancellationError` when this caller is cancelled; ``NetworkError`` of kind
+    /// - Throws: The shared call's error; `CancellationError` when this caller is cancelled; `NetworkError` of kind
     ///   `timedOut` when this caller's time limit passes first.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws
         -> (

@@ -27,7 +27,7 @@ import NetworkingCore
 /// Defaults: ``ConcurrencyLimitSettings/default`` (6 in flight, 100 waiting, `.client` scope); state in a new
 /// ``InMemoryConcurrencyLimitStore``. Copies of one behavior value share their store, and so their limits.
 public struct ConcurrencyLimitBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/admission``: a call holds one slot for all its attempts.
+    /// `BehaviorPlacement/admission`: a call holds one slot for all its attempts.
     public var placement: BehaviorPlacement { .admission }
 
     /// The limits and the scope.
@@ -58,7 +58,7 @@ public struct ConcurrencyLimitBehavior: RequestBehavior {
     ///   - context: The call's context: its deadline and attempt limit bound the wait.
     ///   - next: The rest of the chain, called once.
     /// - Returns: What `next` returned.
-    /// - Throws: ``ConcurrencyLimitExceededError`` when the queue is full; ``NetworkError`` of kind `timedOut` when
+    /// - Throws: ``ConcurrencyLimitExceededError`` when the queue is full; `NetworkError` of kind `timedOut` when
     ///   the wait outlasts a time limit; `CancellationError`; what `next` threw, unchanged.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body

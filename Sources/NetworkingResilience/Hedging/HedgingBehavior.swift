@@ -33,7 +33,7 @@ import NetworkingCore
 /// Defaults: ``HedgingSettings/default`` (1 hedge after the 95th percentile, 1 s until 20 latencies are known, per
 /// host); a new ``InMemoryLatencyStore``; the call's clock.
 public struct HedgingBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/hedging``: inside retry, so a hedged attempt can still be retried.
+    /// `BehaviorPlacement/hedging`: inside retry, so a hedged attempt can still be retried.
     public var placement: BehaviorPlacement { .hedging }
 
     /// The rules.

@@ -24,7 +24,7 @@ import NetworkingCore
 /// and stops its refill for that long: every call to the host waits or fails fast meanwhile, and calls resume at
 /// the refill rate afterwards.
 public struct RateLimitBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/admission``: one token per call, whatever its retries.
+    /// `BehaviorPlacement/admission`: one token per call, whatever its retries.
     public var placement: BehaviorPlacement { .admission }
 
     /// The bucket's settings.

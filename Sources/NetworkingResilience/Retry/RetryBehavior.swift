@@ -20,7 +20,7 @@ import NetworkingCore
 /// `CancellationError` from an attempt is never retried. When it gives up, it rethrows the last attempt's error
 /// unchanged.
 public struct RetryBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/retry``: everything inside runs again on each attempt.
+    /// `BehaviorPlacement/retry`: everything inside runs again on each attempt.
     public var placement: BehaviorPlacement { .retry }
 
     /// One retry about to happen, for logs and demos.
@@ -123,7 +123,7 @@ public struct RetryBehavior: RequestBehavior {
         }
     }
 
-    /// A short name for what went wrong: the ``NetworkError`` kind, the transport code, or the error's type.
+    /// A short name for what went wrong: the `NetworkError` kind, the transport code, or the error's type.
     private static func describe(_ error: any Error) -> String {
         switch error {
         case let error as NetworkError: "\(error.kind)"

@@ -23,7 +23,7 @@ extension RetryPolicy {
     package enum Outcome: Sendable {
         /// The server answered with an unacceptable `status`, with its `Retry-After` header value if any.
         case status(Int, retryAfter: String? = nil)
-        /// The attempt threw `error`. A ``NetworkError`` of kind ``NetworkError/Kind/unacceptableStatus(_:)`` is
+        /// The attempt threw `error`. A `NetworkError` of kind `NetworkError/Kind/unacceptableStatus(_:)` is
         /// read as ``status(_:retryAfter:)`` with the `Retry-After` header of its response.
         case failure(any Error)
     }
@@ -114,7 +114,7 @@ extension RetryPolicy {
 
     /// Decides for a failed request: reads its method, headers and body kind, and the error.
     ///
-    /// When the error is a ``NetworkError`` carrying the request as the transport received it (``NetworkError/sentRequest``),
+    /// When the error is a `NetworkError` carrying the request as the transport received it (`NetworkError/sentRequest`),
     /// that request is judged rather than `request`: behaviors inside the retry may have added headers, such as an
     /// `Idempotency-Key` from a per-request ``IdempotencyKeyBehavior``.
     ///
@@ -147,7 +147,7 @@ extension RetryPolicy {
         case never(String)
     }
 
-    /// Reads the failure as ``FailureClassification`` does (the one classifier every behavior shares); the policy's
+    /// Reads the failure as `FailureClassification` does (the one classifier every behavior shares); the policy's
     /// sets then decide among the statuses and transport failures.
     private func classify(_ outcome: Outcome) -> Failure {
         let error: any Error

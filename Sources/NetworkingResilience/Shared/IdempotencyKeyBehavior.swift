@@ -14,7 +14,7 @@ import NetworkingCore
 /// It works at any position in the chain, including per request inside a client-wide `.retry()`: the retry
 /// decision looks at the request as it was sent.
 public struct IdempotencyKeyBehavior: RequestBehavior {
-    /// ``BehaviorPlacement/callSetup``: every attempt, and every hedge, carries the same key.
+    /// `BehaviorPlacement/callSetup`: every attempt, and every hedge, carries the same key.
     public var placement: BehaviorPlacement { .callSetup }
 
     /// The header carrying the key. Default: `HTTPField/Name/idempotencyKey` (`Idempotency-Key`), the IETF

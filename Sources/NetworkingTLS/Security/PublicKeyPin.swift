@@ -7,7 +7,7 @@ import NetworkingHTTP
 /// Pin a key rather than a certificate: a renewed certificate keeps its key. Pin a backup key too, or a key
 /// rotation locks every installed app out. Get the value of a live server with
 /// `openssl s_client -connect HOST:443 </dev/null | openssl x509 -pubkey -noout | openssl pkey -pubin -outform der
-/// | openssl dgst -sha256 -binary | base64`, or from a certificate with ``init(certificate:)``.
+/// | openssl dgst -sha256 -binary | base64`, or from a certificate with `init(certificate:)`.
 public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     /// The 32-byte SHA-256 digest of the DER SubjectPublicKeyInfo.
     public let sha256: Data

@@ -20,7 +20,7 @@ extension NetworkClient {
     /// file changed, or the server ignores ranges), and treats a 416 whose `Content-Range` is the partial file's
     /// length as already complete. Every attempt of the call (retries) resumes from what is on disk. A partial
     /// file without a validator is started over. A file that cannot be created, written or moved fails with kind
-    /// ``NetworkError/Kind/fileSystem`` (`DownloadFileError`).
+    /// `NetworkError/Kind/fileSystem` (`DownloadFileError`).
     ///
     /// - Parameters:
     ///   - request: What to send; its decoding is not used.
@@ -168,7 +168,7 @@ extension NetworkClient {
 
 extension NetworkClient {
     /// Hands every chunk of `body` to `sink`: for a body arriving, in the producer's own call (see
-    /// ``BodyBuffer/drain(into:)``), so nothing waits in memory; for a body in memory, at once.
+    /// `BodyBuffer/drain(into:)`), so nothing waits in memory; for a body in memory, at once.
     fileprivate static func drain(_ body: HTTPBody, into sink: @escaping @Sendable (Data) throws -> Void) async throws
         -> Int64
     {

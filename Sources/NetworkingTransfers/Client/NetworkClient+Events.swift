@@ -18,7 +18,7 @@ extension NetworkClient {
     /// before any), measured on `clock`. A connection that fails on the network (a transport error, or no head
     /// within the attempt timeout: `cannotConnect`, `cannotFindHost`, `notConnected`, `timedOut`,
     /// `connectionLost`) is retried the same way. A connection refused with a status, or any other error
-    /// of the call, ends the sequence with that ``NetworkError``: the event stream rules say not to reconnect then.
+    /// of the call, ends the sequence with that `NetworkError`: the event stream rules say not to reconnect then.
     /// Ending the loop, or cancelling its task, closes the connection.
     ///
     /// - Parameters:
@@ -28,7 +28,7 @@ extension NetworkClient {
     ///   - maximumReconnections: Reconnections in a row without an event before the sequence ends; `nil` (the
     ///     default) for no limit.
     /// - Returns: The events, across reconnections.
-    /// - Throws: ``BehaviorSettingsError`` when `maximumReconnections` is negative.
+    /// - Throws: `BehaviorSettingsError` when `maximumReconnections` is negative.
     public func events<Response>(
         _ request: NetworkRequest<Response>, behavior: any RequestBehavior = EmptyBehavior(),
         clock: (any NetworkClock)? = nil, maximumReconnections: Int? = nil

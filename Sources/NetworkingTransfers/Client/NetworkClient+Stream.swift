@@ -14,16 +14,16 @@ extension NetworkClient {
     /// Every behavior applies, and sees the head with a body still arriving (`HTTPBody/isStreaming`) it must not
     /// read.
     /// The attempt timeout limits the wait for the head, then becomes an idle limit: the call fails with
-    /// ``NetworkError`` of kind `timedOut(attempt)` when no byte arrives for that long once the reader has read
+    /// `NetworkError` of kind `timedOut(attempt)` when no byte arrives for that long once the reader has read
     /// everything received (unread chunks keep it from firing). The call's deadline, if set, still ends the stream. `maximumResponseBodySize` does not apply. An unacceptable
-    /// status throws as with `send`, with at most 64 KiB of the body. Errors in the body are ``NetworkError``s
+    /// status throws as with `send`, with at most 64 KiB of the body. Errors in the body are `NetworkError`s
     /// naming the request. The request's decoding is not used.
     ///
     /// - Parameters:
     ///   - request: What to send.
     ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
     /// - Returns: The head and the body stream.
-    /// - Throws: ``NetworkError``, or
+    /// - Throws: `NetworkError`, or
     ///   `CancellationError`.
     public func stream<Response>(
         _ request: NetworkRequest<Response>,

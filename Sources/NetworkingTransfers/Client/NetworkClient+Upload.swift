@@ -4,7 +4,7 @@ import NetworkingCore
 
 extension NetworkClient {
     /// Starts sending `request` and returns the running call: its upload progress and, when it ends, its decoded
-    /// value. Meant for large bodies, above all ``RequestBody/file(_:contentType:)`` and ``RequestBody/multipart(_:)``, streamed from disk.
+    /// value. Meant for large bodies, above all `RequestBody/file(_:contentType:)` and `RequestBody/multipart(_:)`, streamed from disk.
     ///
     /// ```swift
     /// let call = client.upload(NetworkRequest<Receipt>(.post, path: "/videos", body: .file(movieURL)))
@@ -20,7 +20,7 @@ extension NetworkClient {
     /// - Parameters:
     ///   - request: What to send and how to decode the answer.
     ///   - behavior: Behavior for this call only; the client-wide behavior wraps it.
-    /// - Returns: The running call. Its `NetworkCall/value` throws ``NetworkError`` for any failure (a missing
+    /// - Returns: The running call. Its `NetworkCall/value` throws `NetworkError` for any failure (a missing
     ///   or unreadable body file: kind `invalidRequest`, naming the path), `CancellationError` when cancelled.
     public func upload<Response>(
         _ request: NetworkRequest<Response>, behavior: any RequestBehavior = EmptyBehavior()
@@ -35,7 +35,7 @@ extension NetworkClient {
     }
 }
 
-/// Watches every attempt of the call (``TransferObservation``) and hands the bytes the transport reports sent to the
+/// Watches every attempt of the call (`TransferObservation`) and hands the bytes the transport reports sent to the
 /// call's progress reporter, which keeps the values monotonic across retries and redirects.
 private struct UploadProgressBehavior: RequestBehavior {
     let reporter: TransferProgressReporter

@@ -3,7 +3,7 @@ import NetworkingHTTP
 import NetworkingCore
 import NetworkingTLS
 
-/// Collects a produced ``HTTPBody`` in a temporary file, so that a transport can send it from disk with an exact length.
+/// Collects a produced `HTTPBody` in a temporary file, so that a transport can send it from disk with an exact length.
 enum StreamSpool {
     /// Why a stream could not be collected.
     struct Failure: Error, CustomStringConvertible {
@@ -11,7 +11,7 @@ enum StreamSpool {
     }
 
     /// Writes the stream's chunks to a new temporary file and returns its URL; the caller removes it.
-    /// - Throws: ``Failure`` when the byte count differs from the announced length; ``HTTPBody/ConsumedError`` when
+    /// - Throws: ``Failure`` when the byte count differs from the announced length; `HTTPBody/ConsumedError` when
     ///   a one-time body was already taken; the producer's own error; a file system error.
     static func write(_ stream: HTTPBody) async throws -> URL {
         let chunks = stream

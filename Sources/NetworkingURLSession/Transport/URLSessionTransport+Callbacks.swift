@@ -40,7 +40,7 @@ extension URLSessionTransportDelegate {
         if !feed.yield(data) { pause(dataTask) }
     }
 
-    /// Every redirect is declined: the client follows it (``RedirectState``), hop by hop, whatever the platform.
+    /// Every redirect is declined: the client follows it (`RedirectState`), hop by hop, whatever the platform.
     /// Linux would drop the body of a redirected request and keep credentials across origins.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
@@ -56,7 +56,7 @@ extension URLSessionTransportDelegate {
 
     /// HTTP authentication (401 with `WWW-Authenticate`) is left to behaviors: the challenge is rejected so the 401
     /// comes back as a response. Linux's default handling waits forever when it has no credential
-    /// (swift-corelibs-foundation #5456). On Apple platforms a server-trust challenge is judged by ``ServerTrust``
+    /// (swift-corelibs-foundation #5456). On Apple platforms a server-trust challenge is judged by `ServerTrust`
     /// when the configuration sets one; other TLS challenges keep the default handling.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
@@ -136,7 +136,7 @@ extension URLSessionTransportDelegate {
         observer.bytesSent(totalBytesSent, of: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
     }
 
-    /// Turns what URLSession reported into `CancellationError` or a ``TransportError``, keeping Foundation's own
+    /// Turns what URLSession reported into `CancellationError` or a `TransportError`, keeping Foundation's own
     /// words (on Linux, libcurl's message, which is all there is to tell a cut body from a TLS failure).
     static func classify(_ error: any Error) -> any Error {
         let nsError = error as NSError

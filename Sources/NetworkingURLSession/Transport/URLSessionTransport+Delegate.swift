@@ -8,7 +8,7 @@ import NetworkingTLS
 #endif
 
 /// The session delegate of ``URLSessionTransport``: the table of calls in flight. Each call hands its head to its
-/// caller once, with the body as an ``HTTPBody`` fed as data arrives; whichever of completion, cancellation or a
+/// caller once, with the body as an `HTTPBody` fed as data arrives; whichever of completion, cancellation or a
 /// failure comes first decides, and later events for it are ignored.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
     typealias Head = (HTTPResponse, HTTPBody)
@@ -22,13 +22,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var task: URLSessionTask?
         var response: HTTPURLResponse?
         var challengeRejected = false
-        /// Set when ``ServerTrust`` refused the server (Apple platforms): the cancelled task is then a TLS failure.
+        /// Set when `ServerTrust` refused the server (Apple platforms): the cancelled task is then a TLS failure.
         var trustRefused = false
         /// The body's producer side, once the head went to the caller.
         var feed: HTTPBody.Continuation?
         /// Whether the task is suspended because the reader's buffer is full (Apple platforms).
         var paused = false
-        /// Who observes this attempt, if anyone (``TransferObservation/attempt``).
+        /// Who observes this attempt, if anyone (`TransferObservation/attempt`).
         let observer: (any AttemptObserver)?
         /// The method sent, to know a response that has no body.
         let method: HTTPMethod

@@ -7,7 +7,7 @@ import NetworkingTLS
     import Security
 
     extension URLSessionTransportDelegate {
-        /// The answer to a server-trust challenge under ``ServerTrust``, or `nil` when the challenge is not one or
+        /// The answer to a server-trust challenge under `ServerTrust`, or `nil` when the challenge is not one or
         /// the policy is the system's (then Foundation's default handling applies). A refusal is noted on the call so
         /// that the cancelled task ends as a TLS failure rather than a cancellation.
         func evaluateServerTrust(_ challenge: URLAuthenticationChallenge, task: URLSessionTask) -> (

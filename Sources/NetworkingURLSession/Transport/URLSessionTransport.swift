@@ -120,7 +120,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// - Parameter request: The request to send.
     /// - Returns: The response head and its body, for any status code.
-    /// - Throws: `CancellationError` when the calling task is cancelled; ``TransportError`` otherwise.
+    /// - Throws: `CancellationError` when the calling task is cancelled; `TransportError` otherwise.
     public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         let original = request
         if let reason = original.invalidReason ?? original.body.problem {

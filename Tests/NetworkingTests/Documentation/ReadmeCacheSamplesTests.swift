@@ -23,7 +23,7 @@ return cachedClient
 
 @Suite struct ReadmeCacheSamplesTests {
     @Test func theCacheExampleInReadmeIsCompiledHereAndPutsTheCacheAfterAuthorization() throws {
-        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let cacheFolder = ") }
+        let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/HTTPCacheAndCookies.md") { $0.hasPrefix("let cacheFolder = ") }
         #expect(DocumentSamples.lines(of: block).count == 11)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's cache example is not the code compiled here")
 

@@ -28,7 +28,7 @@ return client
 
 @Suite struct ReadmeMetricsSampleTests {
     @Test func theMetricsExampleIsCompiledHereAndPrintsLinesOfThatShape() async throws {
-        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.contains(".metrics { metrics in print(metrics) }") }
+        let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/Metrics.md") { $0.contains(".metrics { metrics in print(metrics) }") }
         #expect(DocumentSamples.lines(of: block).count == 6)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's metrics example is not the code compiled here")
         #expect(try metricsReadmeExample().configuration.baseURL?.host == "api.example.com")

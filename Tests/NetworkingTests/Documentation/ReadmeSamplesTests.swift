@@ -44,7 +44,7 @@ return transport
 
 @Suite struct ReadmeSamplesTests {
     @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
-        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let pem = ") }
+        let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/TransportsAndTrust.md") { $0.hasPrefix("let pem = ") }
         #expect(DocumentSamples.lines(of: block).count == 4)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's trust example is not the code compiled here")
 

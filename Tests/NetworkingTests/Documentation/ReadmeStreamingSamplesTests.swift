@@ -49,7 +49,7 @@ return request
     static func readmeBlock(startingWith prefix: String) throws -> [String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("Sources/Networking/Networking.docc/StreamingAndTransfers.md"), encoding: .utf8)
         let block = try #require(
             readme.components(separatedBy: "```swift\n").first { $0.hasPrefix(prefix) }?
                 .components(separatedBy: "\n```").first)

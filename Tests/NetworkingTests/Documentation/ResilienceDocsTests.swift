@@ -7,12 +7,14 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// README.md's "Resilience" section: its one-line chain compiles and behaves as described, through a whole client.
+/// The Resilience article (Networking.docc/Resilience.md): its one-line chain compiles and behaves as described, through a whole client.
 @Suite struct ResilienceDocsTests {
     @Test func theReadmeShowsTheOrderBuiltHere() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: root.appendingPathComponent("Sources/Networking/Networking.docc/Resilience.md"), encoding: .utf8
+        )
         #expect(readme.contains("`CombinedBehavior([.rateLimit(), .retry(), .circuitBreaker()])`"))
         let chain = CombinedBehavior([.rateLimit(), .retry(), .circuitBreaker()])
         #expect(chain.behaviors.count == 3)
