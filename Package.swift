@@ -52,10 +52,43 @@ let package = Package(
             dependencies: ["Networking"],
             exclude: ["README.md"]
         ),
+        // Tests: one target per source target (unit tests, no network), the real-server suites apart, the
+        // documentation samples and the demo apart; helpers shared through a support target of `package` symbols.
+        .target(
+            name: "NetworkingTestSupport", dependencies: ["Networking", "NetworkingTesting"],
+            path: "Tests/NetworkingTestSupport"),
         .testTarget(
-            name: "NetworkingTests",
-            dependencies: ["Networking", "NetworkingTesting", "Demo"]
-        ),
+            name: "NetworkingCoreTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingAuthTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingModifiersTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingResilienceTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingHTTPCacheTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingCookiesTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingObservabilityTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingTransfersTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingURLSessionTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingTestingTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingRealServerTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingDocumentationTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "Demo"]),
     ]
 )
 

@@ -1,0 +1,92 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+import NetworkingTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Behaviors whose effects multiply or hide each other are refused when the client is built, not at request time;
+/// a per-request behavior of an exclusive placement takes the client-wide one's place for its call.
+@Suite struct BehaviorConflictTests {
+    /// One pair per exclusive placement, each given twice client-wide.
+    static let duplicates: [(placement: BehaviorPlacement, pair: @Sendable () -> [any RequestBehavior])] = [
+        (.retry, { [.retry(clock: TestClock()), .retry(clock: TestClock())] }),
+        (.hedging, { [.hedging(clock: TestClock()), .hedging(clock: TestClock())] }),
+        (.circuitBreaker, { [.circuitBreaker(clock: TestClock()), .circuitBreaker(clock: TestClock())] }),
+        (.cache, { [.httpCache(), .httpCache(mode: .shared)] }),
+        (.coalescing, { [.coalescing(), .coalescing()] }),
+    ]
+
+    @Test(arguments: duplicates.indices)
+    func twoBehaviorsOfOneExclusivePlacementAreRefusedWhenTheClientIsBuilt(index: Int) throws {
+        let (placement, pair) = Self.duplicates[index]
+        let transport = answering()
+        let error = #expect(throws: BehaviorConflictError.self) {
+            try makeClient(transport: transport, behavior: CombinedBehavior(pair()))
+        }
+        guard case .duplicate(let found, let names)? = error?.reason else {
+            Issue.record("expected a duplicate, got \(String(describing: error))")
+            return
+        }
+        #expect(found == placement)
+        #expect(names.count == 2)
+        #expect(error?.description.contains("keep one") == true)
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test func nestedCombinationsAreSearchedForDuplicates() throws {
+        let error = #expect(throws: BehaviorConflictError.self) {
+            try makeClient(
+                transport: answering(),
+                behavior: CombinedBehavior([
+                    .retry(clock: TestClock()), CombinedBehavior([.logging(to: .discard), .retry(clock: TestClock())]),
+                ]))
+        }
+        #expect(error?.reason == .duplicate(.retry, ["RetryBehavior", "RetryBehavior"]))
+    }
+
+    @Test func behaviorsOfOneNonExclusivePlacementCombineFreely() async throws {
+        let transport = answering()
+        let client = try makeClient(
+            transport: transport,
+            behavior: CombinedBehavior([.logging(to: .discard), .logging(to: .discard), .activityCounter()]))
+        try await client.send(NetworkRequest<Void>(path: "/x"))
+        #expect(transport.requestCount == 1)
+    }
+
+    @Test func aPerRequestRetryTakesTheClientWideRetrysPlace() async throws {
+        // Given a client-wide retry of 3 attempts and a per-request one of 2, on a server that always fails
+        let transport = answering(503)
+        let client = try makeClient(
+            transport: transport,
+            behavior: .retry(RetryPolicy(maximumAttempts: 3, baseDelay: .zero), clock: TestClock()))
+        // When the call brings its own retry
+        _ = await expectNetworkError {
+            try await client.send(
+                NetworkRequest<Void>(path: "/x"),
+                behavior: .retry(RetryPolicy(maximumAttempts: 2, baseDelay: .zero), clock: TestClock()))
+        }
+        // Then only the per-request one ran: 2 attempts, not 3 × 2
+        #expect(transport.requestCount == 2)
+        // And a call without one still has the client-wide 3
+        _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/y")) }
+        #expect(transport.requestCount == 5)
+    }
+
+    @Test func twoRetriesInOnePerRequestBehaviorFailTheCallBeforeAnyIO() async throws {
+        let transport = answering()
+        let client = try makeClient(transport: transport)
+        let error = await expectNetworkError {
+            try await client.send(
+                NetworkRequest<Void>(path: "/x"),
+                behavior: CombinedBehavior([.retry(clock: TestClock()), .retry(clock: TestClock())]))
+        }
+        #expect(error?.kind == .behavior("BehaviorChain"))
+        #expect(error?.message.contains("retry") == true)
+        #expect(error?.underlyingError is BehaviorConflictError)
+        #expect(transport.requestCount == 0)
+    }
+}

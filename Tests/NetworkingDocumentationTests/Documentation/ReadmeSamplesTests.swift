@@ -1,0 +1,84 @@
+// swift-format-ignore-file
+import Foundation
+import Networking
+import Testing
+import NetworkingTestSupport
+
+// The usage example of README.md, verbatim (indentation and imports aside), so the compiler checks it; the suite
+// below checks that README.md still shows exactly this code.
+
+struct Profile: Codable, Sendable { let id: Int; let name: String }
+
+// One client for the whole app, built once at start-up with the behaviors every call needs. Building it throws
+// when a client-wide behavior cannot work (two retries, say): the mistake stops the app where it is made.
+struct AppServices {
+    let tokens = InMemoryTokenStore()
+    let api: NetworkClient
+
+    init() throws {
+        api = try NetworkClient(
+            baseURL: URL(string: "https://api.example.com/v1")!,
+            behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
+        )
+    }
+}
+
+func profileExamples(services: AppServices) async throws {
+    // Requests are values: what to send, and what comes back.
+    let profile = try await services.api.send(NetworkRequest<Profile>(path: "/profiles/42"))
+
+    // A per-request behavior at the call site joins the client-wide ones, each at its placement.
+    let created = try await services.api.send(
+        NetworkRequest<Profile>(.post, path: "/profiles", body: .json(Profile(id: 0, name: "Ada"))),
+        behavior: .idempotencyKey()
+    )
+    print(profile.name, created.id)
+}
+
+func trustExample(caFile: URL) throws -> URLSessionTransport {
+let pem = try String(contentsOf: caFile, encoding: .utf8)
+let transport = URLSessionTransport(configuration: .init(serverTrust: ServerTrust(
+    certificateAuthorities: ServerTrust.certificates(pem: pem),
+    pinnedKeys: [PublicKeyPin("sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=")!])))
+return transport
+}
+
+@Suite struct ReadmeSamplesTests {
+    @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
+        let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/TransportsAndTrust.md") { $0.hasPrefix("let pem = ") }
+        #expect(DocumentSamples.lines(of: block).count == 4)
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's trust example is not the code compiled here")
+
+        let certificate = Data([0x30, 0x03, 0x02, 0x01, 0x01])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("readme-ca-\(UUID().uuidString).pem")
+        try "-----BEGIN CERTIFICATE-----\n\(certificate.base64EncodedString())\n-----END CERTIFICATE-----\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let trust = try trustExample(caFile: file).configuration.serverTrust
+        #expect(trust.certificateAuthorities == [certificate])
+        #expect(trust.pinnedKeys.map(\.description) == ["sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="])
+        #expect(trust.trustsSystemAuthorities)
+    }
+
+    @Test func theUsageExampleInReadmeIsCompiledHere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let usage = try #require(
+            readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let sample = PluginsSamplesTests.normalized(Substring(usage)).filter { !$0.hasPrefix("import ") }
+        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        #expect(sample.count > 15)
+        let found = here.indices.contains { start in
+            start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
+        }
+        #expect(found, "README.md's usage example is not the code compiled here")
+    }
+
+    @Test func theSharedClientIsBuiltWithTheFourClientWideBehaviors() throws {
+        let behavior = try #require((try AppServices()).api.configuration.behavior as? CombinedBehavior)
+        #expect(behavior.behaviors.count == 4)
+        #expect(behavior.behaviors.last is AuthorizationBehavior)
+        #expect((try AppServices()).api.configuration.baseURL?.host == "api.example.com")
+    }
+}

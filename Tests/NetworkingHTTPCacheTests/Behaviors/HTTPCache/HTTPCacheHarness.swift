@@ -1,0 +1,48 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import NetworkingTestSupport
+
+/// A client with an HTTP cache over a scripted mock server, on virtual time, recording the cache's events.
+struct HTTPCacheHarness {
+    let clock = TestClock(mode: .manual)
+    let transport: MockTransport
+    let events = LockedBox<[HTTPCacheEvent]>([])
+    let store: any HTTPCacheStore
+    let client: NetworkClient
+    let cache: HTTPCacheBehavior
+
+    /// `answer` produces each response from the request that reached the server.
+    init(
+        store: any HTTPCacheStore = InMemoryHTTPCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
+        outer: [any RequestBehavior] = [],
+        answer: @escaping @Sendable (HTTPRequest) throws -> (Int, HTTPFields, String)
+    ) throws {
+        self.store = store
+        transport = MockTransport { request in
+            let (status, fields, body) = try answer(request)
+            return (HTTPResponse(status: .init(code: status), headerFields: fields, url: request.url), Data(body.utf8))
+        }
+        let events = self.events
+        cache = HTTPCacheBehavior(store: store, mode: mode, clock: clock) { event in
+            events.withLock { $0.append(event) }
+        }
+        client = try NetworkClient(
+            configuration: .init(
+                baseURL: URL(string: "https://api.test")!, transport: transport,
+                behavior: CombinedBehavior(outer + [cache]), clock: clock))
+    }
+
+    /// Sends `GET path` (or `method`) and returns the response and its body as text.
+    @discardableResult
+    func get(
+        _ path: String = "/items", method: HTTPMethod = .get, headers: HTTPFields = [:]
+    ) async throws -> (HTTPResponse, String) {
+        let response = try await client.response(for: NetworkRequest<Data>(method, path: path, headers: headers))
+        return (response.response, String(decoding: response.body, as: UTF8.self))
+    }
+
+    var sends: Int { transport.requestCount }
+    var kinds: [HTTPCacheEvent.Kind] { events.current.filter { $0.kind != .ignoredHeader }.map(\.kind) }
+    var lastSent: HTTPRequest? { transport.requests.last }
+}

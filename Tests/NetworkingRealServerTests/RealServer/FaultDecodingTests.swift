@@ -1,0 +1,96 @@
+import Foundation
+import Networking
+import Testing
+import NetworkingTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension RealServerTests {
+    /// Bodies that arrive whole but are not what the caller expected (Tests/README.md F30, F24): typed decoding errors
+    /// with the status, headers and a body snippet, and one request on the server.
+    @Suite struct FaultDecodingTests {
+        struct Flag: Decodable, Sendable { let a: Int }
+
+        @Test func invalidJSONIsADecodingErrorWithTheBody() async throws {
+            let key = FaultServer.newKey("invalid-json")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Flag>(path: "/invalid-json", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .decoding)
+            #expect(error?.statusCode == 200)
+            #expect(error?.bodySnippet() == #"{"a": 1,,}"#)
+            #expect(error?.underlyingError is DecodingError)
+            #expect(error?.description.contains(#"body: {"a": 1,,}"#) == true)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test func nonUTF8TextIsADecodingErrorButArrivesAsData() async throws {
+            let key = FaultServer.newKey("non-utf8")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<String>(path: "/non-utf8", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .decoding)
+            #expect(error?.response?.headerFields["Content-Type"] == "text/plain; charset=utf-8")
+            // The snippet shows the bad bytes as replacement characters and never crashes.
+            #expect(error?.bodySnippet().hasSuffix(" bad") == true)
+            let data = try await client.send(NetworkRequest<Data>(path: "/non-utf8", query: Faults.query(key)))
+            #expect(data == Data([0xFF, 0xFE, 0xFA]) + Data(" bad".utf8))
+            #expect(try await FaultServer.hits(key).count == 2)
+        }
+
+        @Test func htmlWhereJSONWasExpectedIsADecodingError() async throws {
+            let key = FaultServer.newKey("html")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Flag>(path: "/html", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .decoding)
+            #expect(error?.bodySnippet(limit: 15) == "<!doctype html>… (86 bytes)")
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test func jsonErrorBodyOfAnUnacceptableStatusIsKept() async throws {
+            let key = FaultServer.newKey("status-body")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Flag>(path: "/status/503", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .unacceptableStatus(503))
+            #expect(error?.bodySnippet() == #"{"status": 503}"#)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test(arguments: [99, 600, 999])
+        func unusualStatusCodesAreUnacceptableNotCrashes(status: Int) async throws {
+            // Statuses outside 100-599: the server sends them verbatim; the client must not treat them as success.
+            let key = FaultServer.newKey("odd-status")
+            let client = try await FaultServer.client()
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/status/\(status)", query: Faults.query(key)))
+            }
+            if status < 200 {
+                #expect(error?.kind == .unacceptableStatus(400))  // the fault server refuses to send a status below 200
+            } else {
+                #expect(error?.kind == .unacceptableStatus(status))
+            }
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
+        @Test func gzipBodyIsDecodedTransparently() async throws {
+            struct Gzipped: Decodable, Sendable { let gzipped: Bool }
+            let key = FaultServer.newKey("gzip")
+            let client = try await FaultServer.client()
+            let response = try await client.response(
+                for: NetworkRequest<Gzipped>(path: "/gzip", query: Faults.query(key)))
+            #expect(response.value.gzipped)
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.count == 1)
+            // libcurl asks for compression on its own (Tests/README.md, F24).
+            #expect(hits.requests.first?.headers["accept-encoding"]?.contains("gzip") == true)
+        }
+    }
+}

@@ -1,0 +1,7 @@
+import Testing
+import NetworkingTestSupport
+
+/// The parent of every suite that talks to a real server (the fault server and httpbin). It runs them one test at
+/// a time: tests that measure stalls, sub-second limits and cancellation must not compete for the two cores with
+/// the 1,000-call stress tests or a libcurl spinning on a dead connection. Unit tests still run in parallel.
+@Suite(.serialized) enum RealServerTests {}

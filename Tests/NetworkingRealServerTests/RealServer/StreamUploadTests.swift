@@ -1,0 +1,87 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+import NetworkingTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension RealServerTests {
+    /// Stream bodies over the real transport against the fault server, which counts hits and bytes.
+    @Suite struct StreamUploadTests {
+        typealias Digest = FaultUploadTests.Digest
+
+        /// `count` bytes of text in chunks of `size`.
+        static func chunks(_ count: Int, size: Int = 64 * 1024) -> HTTPBody.Chunks {
+            let contents = FaultUploadTests.contents(count)
+            return AsyncThrowingStream { continuation in
+                for start in stride(from: 0, to: count, by: size) {
+                    continuation.yield(contents.subdata(in: start..<min(start + size, count)))
+                }
+                continuation.finish()
+            }
+        }
+
+        @Test(arguments: [nil, Int64(1_000_003)])
+        func aStreamArrivesWholeWithAnExactLength(announced: Int64?) async throws {
+            let stream = HTTPBody(length: announced) { Self.chunks(1_000_003) }
+            let digest = try await FaultServer.client().send(
+                NetworkRequest<Digest>(.post, path: "/upload-digest", body: .stream(stream)))
+            #expect(digest.bytes == 1_000_003)
+            #expect(digest.content_length == "1000003")
+            #expect(digest.adler32 == FaultUploadTests.adler32(FaultUploadTests.contents(1_000_003)))
+        }
+
+        @Test func aStreamShorterThanItsAnnouncedLengthFailsAndNothingIsSent() async throws {
+            let key = FaultServer.newKey("stream-short")
+            let stream = HTTPBody(length: 5000) { Self.chunks(4000) }
+            let error = await expectNetworkError {
+                try await FaultServer.client().send(
+                    NetworkRequest<Digest>(
+                        .post, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
+            }
+            #expect(error?.kind == .transport(.other))
+            #expect(error?.message.contains("produced 4000 bytes, not the announced 5000") == true)
+            #expect(try await FaultServer.hits(key).count == 0)
+        }
+
+        @Test func aRestartableStreamIsProducedAgainForEveryAttempt() async throws {
+            let key = FaultServer.newKey("stream-retry")
+            let made = LockedBox(0)
+            let stream = HTTPBody {
+                made.withLock { $0 += 1 }
+                return Self.chunks(100_000)
+            }
+            let client = try await FaultServer.client(behavior: .retry(.default, clock: TestClock()))
+            let answer = try await client.send(
+                NetworkRequest<FaultRetryTests.Flaky>(
+                    .put, path: "/flaky/1/503", query: Faults.query(key), body: .stream(stream)))
+            #expect(answer.attempt == 2)
+            #expect(made.current == 2)
+            let hits = try await FaultServer.hits(key)
+            let text = String(decoding: FaultUploadTests.contents(100_000), as: UTF8.self)
+            #expect(hits.requests.map(\.body) == [text, text])
+        }
+
+        @Test func aOneTimeStreamIsNotResentByA307AndCannotBeSentTwice() async throws {
+            let key = FaultServer.newKey("stream-307")
+            let stream = HTTPBody(once: Self.chunks(50_000))
+            let request = NetworkRequest<FaultUploadTests.Echo>(
+                .post, path: "/redirect-to", query: Faults.query(key, ["status": "307", "url": "/echo?key=\(key)"]),
+                body: .stream(stream))
+            let client = try await FaultServer.client()
+            let refused = await expectNetworkError { try await client.send(request) }
+            #expect(refused?.kind == .transport(.redirectRefused))
+            #expect(refused?.message.contains("one-time body") == true)
+            let hits = try await FaultServer.hits(key)
+            let text = String(decoding: FaultUploadTests.contents(50_000), as: UTF8.self)
+            #expect(hits.requests.map(\.path) == ["/redirect-to"])
+            #expect(hits.requests.map(\.body) == [text])
+            let again = await expectNetworkError { try await client.send(request) }
+            #expect(again?.kind == .invalidRequest)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+    }
+}

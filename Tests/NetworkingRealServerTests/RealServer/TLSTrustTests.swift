@@ -1,0 +1,102 @@
+import Foundation
+import Networking
+import NetworkingTesting
+import Testing
+import NetworkingTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension RealServerTests {
+    /// TLS with a certificate authority made for the run (`Tests/Servers/with_test_ca.sh`, which `make test` runs
+    /// the tests under): a server it signed is reached, an https page that redirects to http is refused, and a
+    /// trust policy this platform cannot apply refuses before any connection. Each test counts what the fault
+    /// server's trusted TLS listener saw.
+    @Suite struct TLSTrustTests {
+        static func stats() async throws -> FaultServer.TLSStats {
+            try await FaultServer.tlsStats(trusted: true)
+        }
+
+        /// The run's authority, DER-encoded: the tests fail when the run has none (they were not started by
+        /// `make test`).
+        static func testAuthority() throws -> Data {
+            let directory = try #require(
+                ProcessInfo.processInfo.environment["NETWORKING_TEST_CA_DIR"],
+                "run the tests through `make test`: it makes the run's certificate authority")
+            let pem = try String(contentsOfFile: directory + "/ca.pem", encoding: .utf8)
+            return try #require(ServerTrust.certificates(pem: pem).first)
+        }
+
+        /// A transport that trusts the run's authority: on Apple platforms through ``ServerTrust``; on Linux through
+        /// the system bundle, the one way FoundationNetworking can be told (the test runs in a namespace where the
+        /// bundle holds it).
+        static func trustingTransport() throws -> URLSessionTransport {
+            let authority = try testAuthority()
+            guard ServerTrust.isSupported else { return URLSessionTransport() }
+            return URLSessionTransport(
+                configuration: .init(serverTrust: ServerTrust(certificateAuthorities: [authority])))
+        }
+
+        @Test func aServerSignedByATrustedAuthorityAnswers() async throws {
+            let before = try await Self.stats()
+            let key = FaultServer.newKey("tls-trusted")
+            let client = try loopbackClient(
+                URL(string: "https://127.0.0.1:\(before.port)")!, transport: try Self.trustingTransport(),
+                behavior: EmptyBehavior(), timeout: .seconds(10))
+            let response = try await client.response(for: NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
+            #expect(response.statusCode == 200)
+            #expect(try await FaultServer.hits(key).count == 1)
+            let after = try await Self.stats()
+            #expect(after.handshakes.ok - before.handshakes.ok >= 1)
+            #expect(after.handshakes.failed == before.handshakes.failed)
+        }
+
+        @Test func anHTTPSPageRedirectingToHTTPIsRefusedAndTheHTTPTargetNeverHit() async throws {
+            let stats = try await Self.stats()
+            let key = FaultServer.newKey("tls-downgrade")
+            let plain = try await FaultServer.url()
+            let target = "\(plain.absoluteString)/ok?key=\(key)-target"
+            let counter = AttemptCounter()
+            let client = try loopbackClient(
+                URL(string: "https://127.0.0.1:\(stats.port)")!, transport: try Self.trustingTransport(),
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
+            let error = await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(
+                        path: "/redirect-to", query: Faults.query(key, ["url": target, "status": "302"])))
+            }
+            #expect(error?.kind == .transport(.redirectRefused), "got \(String(describing: error))")
+            #expect(error?.message.contains("from https to http") == true)
+            #expect(counter.sent == 1)
+            #expect(try await FaultServer.hits(key).count == 1)
+            #expect(try await FaultServer.hits("\(key)-target").count == 0)
+        }
+
+        @Test func aPolicyWithAPinNoCertificateCarriesIsRefusedOnceWithoutRetry() async throws {
+            // On Apple platforms the handshake completes and the pin check refuses the chain; on Linux, where a pin
+            // cannot be checked, the transport refuses before connecting. Either way: no request reaches the
+            // server, the error is a refused certificate, and retry does not ask again.
+            let before = try await Self.stats()
+            let key = FaultServer.newKey("tls-pin")
+            let wrongPin = try #require(PublicKeyPin("sha256/" + Data(repeating: 7, count: 32).base64EncodedString()))
+            let policy = ServerTrust(certificateAuthorities: [try Self.testAuthority()], pinnedKeys: [wrongPin])
+            let counter = AttemptCounter()
+            let client = try loopbackClient(
+                URL(string: "https://127.0.0.1:\(before.port)")!,
+                transport: URLSessionTransport(configuration: .init(serverTrust: policy)),
+                behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
+            #expect(error?.transportError?.secureConnectionFailure == .certificate)
+            #expect(counter.sent == 1)
+            #expect(try await FaultServer.hits(key).count == 0)
+            if !ServerTrust.isSupported {
+                #expect(error?.message.contains("nothing was sent") == true)
+                #expect(try await Self.stats().connections == before.connections)
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Networking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The stdlib Python fault server in `Tests/Servers/fault_server.py`, started once per test process.
+///
+/// It listens on the same port on 127.0.0.1 and 127.0.0.2 and exits when this process does. A test that cannot
+/// start or reach it fails: nothing here skips.
+package enum FaultServer {
+    private static let port = Task<Int, any Error> { try await launch() }
+
+    /// `http://<host>:<port>` of the running server.
+    package static func url(host: String = "127.0.0.1") async throws -> URL {
+        URL(string: "http://\(host):\(try await port.value)")!
+    }
+
+    /// A client on the real URLSession transport pointed at the server.
+    package static func client(
+        transport: URLSessionTransport = URLSessionTransport(),
+        behavior: any RequestBehavior = EmptyBehavior(),
+        timeout: Duration = .seconds(30),
+        configure: (inout NetworkClient.Configuration) -> Void = { _ in }
+    ) async throws -> NetworkClient {
+        try loopbackClient(
+            try await url(), transport: transport, behavior: behavior, timeout: timeout, configure: configure)
+    }
+
+    /// What the server recorded for `key`.
+    package struct Hits: Decodable, Sendable {
+        package struct Record: Decodable, Sendable {
+            package let method: String
+            package let path: String
+            /// Names lower-cased, repeated fields joined.
+            package let headers: [String: String]
+            /// `[name, value]` pairs as received, names in their case.
+            package let raw_headers: [[String]]
+            package let body: String
+        }
+        package let count: Int
+        package let requests: [Record]
+    }
+
+    /// The hits the server counted for `key`.
+    package static func hits(_ key: String) async throws -> Hits {
+        let client = try NetworkClient(baseURL: try await url())
+        return try await client.send(
+            NetworkRequest<Hits>(path: "/__hits", query: [URLQueryItem(name: "key", value: key)]))
+    }
+
+    /// The port of the server's second plain listener on 127.0.0.1: another origin with the same routes and hits.
+    package static func alternatePort() async throws -> Int {
+        struct Ports: Decodable, Sendable { let alternate: Int }
+        return try await try NetworkClient(baseURL: try await url()).send(NetworkRequest<Ports>(path: "/__ports"))
+            .alternate
+    }
+
+    /// What one of the server's TLS listeners has seen: its port, connections accepted, handshakes by outcome.
+    package struct TLSStats: Decodable, Sendable {
+        package struct Handshakes: Decodable, Sendable {
+            package let ok: Int
+            package let failed: Int
+        }
+        package let port: Int
+        package let connections: Int
+        package let handshakes: Handshakes
+    }
+
+    /// The self-signed listener's counts (`/__tls`), or with `trusted` those of the listener whose certificate the
+    /// run's authority signed (`/__tls-trusted`).
+    package static func tlsStats(trusted: Bool = false) async throws -> TLSStats {
+        try await try NetworkClient(baseURL: try await url())
+            .send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
+    }
+
+    /// A key no other test uses.
+    package static func newKey(_ label: String = "k") -> String {
+        "\(label)-\(UUID().uuidString.prefix(8))"
+    }
+
+    private static func launch() async throws -> Int {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Servers/fault_server.py")
+        let portFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent(
+                "networking-fault-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).port")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", script.path, "--port-file", portFile.path, "--lifetime", "1800",
+            "--parent-pid", "\(ProcessInfo.processInfo.processIdentifier)",
+        ]
+        // Detached output: a server holding the test runner's pipes would keep `swift test` waiting for EOF.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the server to write its port: up to 15 s, polling; a server that never starts fails the tests.
+        for _ in 0..<300 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8),
+                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return port
+            }
+            if !process.isRunning {
+                throw FaultServerError("fault_server.py exited with status \(process.terminationStatus)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw FaultServerError("fault_server.py did not report a port within 15 s")
+    }
+}
+
+/// A client for a loopback test server at `baseURL`, on a real URLSession transport.
+package func loopbackClient(
+    _ baseURL: URL, transport: URLSessionTransport, behavior: any RequestBehavior, timeout: Duration,
+    configure: (inout NetworkClient.Configuration) -> Void = { _ in }
+) throws -> NetworkClient {
+    var configuration = NetworkClient.Configuration(
+        baseURL: baseURL, transport: transport, behavior: behavior, timeout: timeout)
+    configure(&configuration)
+    return try NetworkClient(configuration: configuration)
+}
+
+package struct FaultServerError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
