@@ -35,7 +35,7 @@ public struct RecordingOptions: Sendable, Hashable {
         "content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive",
     ]
 
-    /// JSON body keys whose values are always replaced: the query parameter names ``Redaction`` redacts, plus
+    /// JSON body keys whose values are always replaced: the query parameter names `Redaction` redacts, plus
     /// `refresh_token` and `id_token`.
     public static let defaultScrubbedJSONKeys: Set<String> = Redaction.defaultQueryParameterNames.union([
         "refresh_token", "id_token",
