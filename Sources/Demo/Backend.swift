@@ -8,6 +8,10 @@ enum Backend: Sendable, Equatable {
     case fixtures(directory: URL)
     /// A live server at `baseURL`.
     case live(baseURL: URL)
+    /// A live server at `baseURL`, every exchange recorded into `directory` (`--record DIR`).
+    case recording(baseURL: URL, directory: URL)
+    /// The exchanges recorded in `directory`, replayed offline under ``fixtureBaseURL`` (`--replay DIR`).
+    case replaying(directory: URL)
 
     /// The base URL fixture calls are made to: an `.invalid` host, so it can never reach a real server.
     static let fixtureBaseURL = URL(string: "https://fixtures.invalid/v3.1")!
@@ -20,18 +24,25 @@ enum Backend: Sendable, Equatable {
     /// The base URL the client is built with.
     var baseURL: URL {
         switch self {
-        case .fixtures: Self.fixtureBaseURL
-        case .live(let baseURL): baseURL
+        case .fixtures, .replaying: Self.fixtureBaseURL
+        case .live(let baseURL), .recording(let baseURL, _): baseURL
         }
     }
 
-    /// The transport: the fixture transport, or `nil` for the client's default network transport.
+    /// The transport: the fixture transport, a recording transport, or `nil` for the client's default network
+    /// transport. A recording drops the base URL's path from its keys, so it replays under ``fixtureBaseURL``.
     func transport(clock: any NetworkClock) -> (any HTTPTransport)? {
         switch self {
         case .fixtures(let directory):
             FixtureTransport(directory: directory, basePath: Self.fixtureBaseURL.path, clock: clock)
         case .live:
             nil
+        case .recording(let baseURL, let directory):
+            RecordingTransport(
+                wrapping: DefaultTransport.shared, directory: directory, mode: .recordAll,
+                basePath: baseURL.path.isEmpty ? "/" : baseURL.path, clock: clock)
+        case .replaying(let directory):
+            RecordingTransport(replaying: directory, basePath: Self.fixtureBaseURL.path, clock: clock)
         }
     }
 
@@ -40,6 +51,9 @@ enum Backend: Sendable, Equatable {
         switch self {
         case .fixtures: "bundled fixtures (no server, no network)"
         case .live(let baseURL): "live server \(baseURL.absoluteString)"
+        case .recording(let baseURL, let directory):
+            "live server \(baseURL.absoluteString), recorded into \(directory.path)"
+        case .replaying(let directory): "recording in \(directory.path) (no server, no network)"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The demo's command line: `Demo [--base-url URL] [--no-color] [--help]`.
+/// The demo's command line: `Demo [--base-url URL [--record DIR]] [--replay DIR] [--no-color] [--help]`.
 struct DemoOptions: Equatable {
     /// Where the calls go.
     var backend: Backend = .bundledFixtures
@@ -11,7 +11,7 @@ struct DemoOptions: Equatable {
 
     /// The usage text.
     static let usage = """
-        Usage: Demo [--base-url URL] [--no-color]
+        Usage: Demo [--base-url URL [--record DIR]] [--replay DIR] [--no-color]
 
         Runs a few calls of a countries API client and shows the client's behaviors at work:
         logging (redacted), retry, authorization and the activity counter.
@@ -19,6 +19,8 @@ struct DemoOptions: Equatable {
           (no option)      use the bundled fixtures: no server, no network
           --base-url URL   run the same calls against a live server with the same paths
                            (/region/{name}, /alpha/{code}, /name/{name}), such as https://restcountries.com/v3.1
+          --record DIR     with --base-url: record every exchange into the folder DIR (make record)
+          --replay DIR     replay the exchanges recorded in DIR: no server, no network
           --no-color       never colour the output (colour is used only when stdout is a terminal)
           --help           show this help
         """
@@ -34,6 +36,15 @@ struct DemoOptions: Equatable {
     static func parse(_ arguments: [String]) throws(UsageError) -> DemoOptions {
         var options = DemoOptions()
         var remaining = arguments[...]
+        var baseURL: URL?
+        var record: URL?
+        var replay: URL?
+        func folder(_ flag: String) throws(UsageError) -> URL {
+            guard let value = remaining.popFirst(), !value.isEmpty else {
+                throw UsageError(description: "\(flag) needs a folder")
+            }
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
         while let argument = remaining.popFirst() {
             switch argument {
             case "--help", "-h":
@@ -42,12 +53,24 @@ struct DemoOptions: Equatable {
                 options.colors = false
             case "--base-url":
                 guard let value = remaining.popFirst() else { throw UsageError(description: "--base-url needs a URL") }
-                options.backend = .live(baseURL: try liveURL(value))
+                baseURL = try liveURL(value)
             case let flag where flag.hasPrefix("--base-url="):
-                options.backend = .live(baseURL: try liveURL(String(flag.dropFirst("--base-url=".count))))
+                baseURL = try liveURL(String(flag.dropFirst("--base-url=".count)))
+            case "--record":
+                record = try folder(argument)
+            case "--replay":
+                replay = try folder(argument)
             default:
                 throw UsageError(description: "unknown argument \"\(argument)\"")
             }
+        }
+        switch (baseURL, record, replay) {
+        case (let baseURL?, nil, nil): options.backend = .live(baseURL: baseURL)
+        case (let baseURL?, let directory?, nil): options.backend = .recording(baseURL: baseURL, directory: directory)
+        case (nil, nil, let directory?): options.backend = .replaying(directory: directory)
+        case (nil, nil, nil): break
+        case (nil, _?, _): throw UsageError(description: "--record needs --base-url: the server to record")
+        case (_, _, _?): throw UsageError(description: "--replay runs offline: leave out --base-url and --record")
         }
         return options
     }

@@ -49,6 +49,10 @@ import NetworkingCore
 /// fixtures as against a server. No `Cache-Control` is added: set one in the manifest (`"headers":
 /// { "Cache-Control": "max-age=60" }`); without it a cache stores the answer and revalidates it on every use.
 ///
+/// ### Recording
+/// ``RecordingTransport`` writes a folder in this format from a live backend (secrets scrubbed, volatile headers
+/// dropped), so a recorded folder is served by this transport as it is.
+///
 /// ### Going live
 /// Keep the choice in one place: the same client code runs on fixtures or on the network, and `nil` picks the
 /// client's default network transport.

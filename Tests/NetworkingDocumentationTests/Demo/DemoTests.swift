@@ -139,12 +139,26 @@ import NetworkingTestSupport
             ["--base-url=http://127.0.0.1:8080"],
             DemoOptions(backend: .live(baseURL: URL(string: "http://127.0.0.1:8080")!))
         ),
+        (
+            ["--base-url", "http://127.0.0.1:8080/v3.1", "--record", "/tmp/recorded"],
+            DemoOptions(
+                backend: .recording(
+                    baseURL: URL(string: "http://127.0.0.1:8080/v3.1")!,
+                    directory: URL(fileURLWithPath: "/tmp/recorded", isDirectory: true)))
+        ),
+        (
+            ["--replay", "/tmp/recorded"],
+            DemoOptions(backend: .replaying(directory: URL(fileURLWithPath: "/tmp/recorded", isDirectory: true)))
+        ),
     ])
     func commandLineSelectsTheBackend(arguments: [String], expected: DemoOptions) throws {
         #expect(try DemoOptions.parse(arguments) == expected)
     }
 
-    @Test(arguments: [["--base-url"], ["--base-url", "ftp://x.test"], ["--base-url", "not a url"], ["--verbose"]])
+    @Test(arguments: [
+        ["--base-url"], ["--base-url", "ftp://x.test"], ["--base-url", "not a url"], ["--verbose"],
+        ["--record", "/tmp/x"], ["--replay"], ["--replay", "/tmp/x", "--base-url", "http://127.0.0.1:1"],
+    ])
     func commandLineMistakesAreRefused(arguments: [String]) {
         #expect(throws: DemoOptions.UsageError.self) { try DemoOptions.parse(arguments) }
     }
@@ -155,6 +169,14 @@ import NetworkingTestSupport
         #expect(backend.baseURL.absoluteString == "https://countries.example/v3.1")
         #expect(backend.transport(clock: SystemClock()) == nil)
         #expect(Backend.bundledFixtures.transport(clock: SystemClock()) is FixtureTransport)
+        let folder = URL(fileURLWithPath: "/tmp/recorded")
+        let recording = Backend.recording(baseURL: URL(string: "http://127.0.0.1:1/v3.1")!, directory: folder)
+        let recorder = recording.transport(clock: SystemClock()) as? RecordingTransport
+        #expect(recorder?.mode == .recordAll)
+        #expect(recorder?.basePath == "/v3.1")
+        let replayer = Backend.replaying(directory: folder).transport(clock: SystemClock()) as? RecordingTransport
+        #expect(replayer?.mode == .replayOnly)
+        #expect(Backend.replaying(directory: folder).baseURL == Backend.fixtureBaseURL)
     }
 
     @Test(arguments: [(0, "0"), (999, "999"), (1_000, "1,000"), (67_391_582, "67,391,582"), (-1_234, "-1,234")])

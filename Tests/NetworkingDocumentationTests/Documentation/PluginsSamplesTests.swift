@@ -94,6 +94,30 @@ struct LegacySigner: RequestBehavior {
     #expect(log.events == ["inner.modify", "inner.beforeSend", "inner.afterSuccess(200)", "timed GET /items"])
 }
 
+/// Plugins.md's "Against recorded traffic": a folder recorded from a backend answering 503, then 200.
+@Suite struct RecordedTrafficSample {
+    let recordedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
+
+    init() async throws {
+        let backend = MockTransport().stub(.get, "/items", .serviceUnavailable(), .json(#"["a", "b"]"#))
+        let recorder = RecordingTransport(wrapping: backend, directory: recordedFolder, mode: .recordAll, basePath: "/v1")
+        let live = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
+        _ = try? await live.send(NetworkRequest<[String]>(path: "/items"))
+        _ = try await live.send(NetworkRequest<[String]>(path: "/items"))
+    }
+
+@Test func retryGetsPastTheRecorded503() async throws {
+    let clock = TestClock()
+    let client = try NetworkClient(
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        transport: RecordingTransport(replaying: recordedFolder, basePath: "/v1"),
+        behavior: .retry(clock: clock))
+    let items = try await client.send(NetworkRequest<[String]>(path: "/items"))
+    #expect(items == ["a", "b"])
+    #expect(clock.sleeps.count == 1)
+}
+}
+
 func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
     let policy = Networking.RetryPolicy(maximumAttempts: 2)
     let delete = NetworkRequest<Data>(Networking.HTTPMethod.delete, path: "/items/1")
@@ -116,7 +140,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
             Substring($0.components(separatedBy: "\n```").first ?? "")
         }
-        #expect(blocks.count == 10)
+        #expect(blocks.count == 11)
         for block in blocks {
             let lines = Self.normalized(block)
             let found = here.indices.contains { start in

@@ -1,0 +1,114 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+/// The result of checking a recorded folder against the live backend: for every recorded answer, what changed.
+///
+/// ```swift
+/// let report = await DriftReport.check(
+///     directory: fixturesURL, against: URLSessionTransport(), baseURL: URL(string: "https://api.example.com/v1")!)
+/// #expect(!report.hasDrift, "\(report)")
+/// ```
+/// Every recorded request is sent again (a sequence as many times as it has answers, a stored request body with
+/// it) and its answer compared with the recording: status, then, when the status is the same, the shape of JSON
+/// bodies (missing keys, new keys, type changes). Bodies are never compared by value, so data that changes every day is no drift.
+public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
+    /// One entry per recorded answer, in manifest key order.
+    public let fixtures: [FixtureDrift]
+
+    /// Creates a report.
+    ///
+    /// - Parameter fixtures: One entry per recorded answer.
+    public init(fixtures: [FixtureDrift]) {
+        self.fixtures = fixtures
+    }
+
+    /// The entries with at least one change.
+    public var drifted: [FixtureDrift] { fixtures.filter { !$0.changes.isEmpty } }
+
+    /// Whether any recorded answer drifted.
+    public var hasDrift: Bool { !drifted.isEmpty }
+
+    /// One line per drifted answer, or a line saying that none drifted.
+    public var description: String {
+        let drifted = drifted
+        guard !drifted.isEmpty else { return "no drift in \(fixtures.count) recorded answers" }
+        return "\(drifted.count) of \(fixtures.count) recorded answers drifted:\n"
+            + drifted.map { "  " + $0.description }.joined(separator: "\n")
+    }
+
+    /// Sends every request recorded in `directory` to `transport` and compares each answer with its recording.
+    ///
+    /// - Parameters:
+    ///   - directory: A folder recorded by `RecordingTransport`.
+    ///   - transport: The live transport, such as `URLSessionTransport()`.
+    ///   - baseURL: The backend's base URL, its path included (the recording's base path).
+    ///   - headers: Header fields sent with every request, such as credentials the recording left out.
+    /// - Returns: The report; a folder that cannot be read gives one entry saying why.
+    public static func check(
+        directory: URL, against transport: any HTTPTransport, baseURL: URL, headers: HTTPFields = [:]
+    ) async -> DriftReport {
+        let manifestURL = directory.appendingPathComponent(FixtureTransport.manifestName)
+        let cassette: Cassette
+        do {
+            cassette = try Cassette.parse(try Data(contentsOf: manifestURL))
+        } catch {
+            return DriftReport(fixtures: [
+                FixtureDrift(
+                    request: "(manifest)", file: FixtureTransport.manifestName,
+                    changes: [.failed("the manifest cannot be read: \(error)")])
+            ])
+        }
+        var fixtures: [FixtureDrift] = []
+        for key in cassette.routes.keys.sorted() {
+            let steps = cassette.routes[key] ?? []
+            for (index, step) in steps.enumerated() {
+                let name = steps.count > 1 ? "\(key) #\(index + 1)" : key
+                let changes = await compare(
+                    step, key: key, directory: directory, transport: transport, baseURL: baseURL, headers: headers)
+                fixtures.append(FixtureDrift(request: name, file: step.file, changes: changes))
+            }
+        }
+        return DriftReport(fixtures: fixtures)
+    }
+
+    private static func compare(
+        _ step: RecordedStep, key: String, directory: URL, transport: any HTTPTransport, baseURL: URL,
+        headers: HTTPFields
+    ) async -> [FixtureDrift.Change] {
+        let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + parts[1]) else {
+            return [.failed("the manifest key \"\(key)\" is not METHOD /path")]
+        }
+        let body = step.requestFile.flatMap { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+        var fields = headers
+        if let body, JSONText.value(body) != nil, !fields.contains(.contentType) {
+            fields[.contentType] = "application/json"
+        }
+        let request = HTTPRequest(
+            method: HTTPMethod(rawValue: parts[0]), url: url, headerFields: fields,
+            body: body.map { .data($0) } ?? .empty)
+        let live: Data
+        let head: HTTPResponse
+        do {
+            let (response, stream) = try await transport.send(request)
+            head = response
+            live = try await stream.collect(upTo: 64 * 1024 * 1024)
+        } catch {
+            return [.failed("\(error)")]
+        }
+        // Another status answers with another body: its shape says nothing more.
+        if head.status.code != step.status { return [.status(recorded: step.status, live: head.status.code)] }
+        let recorded =
+            step.inlineBody ?? step.file.flatMap { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+        guard let recorded, !recorded.isEmpty, let old = JSONText.value(recorded) else { return [] }
+        guard let new = JSONText.value(live) else { return [.notJSON] }
+        return FixtureDrift.compare(old, new)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
