@@ -30,7 +30,8 @@ import NetworkingCore
 /// Each answer is a file named like ``FixtureTransport``'s (`countries/fr.GET.json`; the query, a sequence index
 /// and the extension distinguish others) and a manifest entry with its status and headers. Secrets never reach
 /// disk (see ``RecordingOptions/redaction``); volatile headers are dropped; JSON is pretty-printed with sorted keys;
-/// an event stream is kept with its event boundaries. Every file is written whole (a temporary file renamed
+/// an event stream is kept with its event boundaries. A recorded answer is read whole (up to
+/// ``RecordingOptions/maximumBodySize``) before it is handed on. Every file is written whole (a temporary file renamed
 /// into place), so concurrent calls never tear one.
 public final class RecordingTransport: HTTPTransport {
     /// What the transport does with a request.
