@@ -8,6 +8,7 @@ import PackageDescription
 //                             failure classifier; knows no feature and no transport
 //   NetworkingTLS             trust settings shared by the transports (own authorities, key pins)
 //   NetworkingURLSession      the URLSession transport
+//   CCurlShim, NetworkingCurl the libcurl transport: libcurl found at run time (dlopen), declared by our own C target
 //   feature targets           Auth, Resilience, HTTPCache, Cookies, Observability, Transfers: each on Core only
 //   NetworkingTesting         mocks, test clock, recording, the fixture transport
 //   Networking                the umbrella: re-exports the usual set, picks the platform's default transport
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
+        .library(name: "NetworkingCurl", targets: ["NetworkingCurl"]),
     ],
     dependencies: [],
     targets: [
@@ -25,6 +27,8 @@ let package = Package(
         .target(name: "NetworkingCore", dependencies: ["NetworkingHTTP"]),
         .target(name: "NetworkingTLS", dependencies: ["NetworkingHTTP"]),
         .target(name: "NetworkingURLSession", dependencies: ["NetworkingCore", "NetworkingTLS"]),
+        .target(name: "CCurlShim"),
+        .target(name: "NetworkingCurl", dependencies: ["CCurlShim", "NetworkingCore", "NetworkingTLS"]),
         .target(name: "NetworkingAuth", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingResilience", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingHTTPCache", dependencies: ["NetworkingCore"]),
@@ -34,7 +38,8 @@ let package = Package(
         .target(
             name: "Networking",
             dependencies: [
-                "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingAuth",
+                "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingCurl",
+                "NetworkingAuth",
                 "NetworkingResilience", "NetworkingHTTPCache", "NetworkingCookies", "NetworkingObservability",
                 "NetworkingTransfers",
             ]
