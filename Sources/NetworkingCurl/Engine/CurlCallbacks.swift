@@ -16,7 +16,10 @@ enum CurlCallbacks {
     static let header: ncurl_data_fn = { buffer, size, count, user in
         let transfer = CurlCallbacks.transfer(user)
         let line = UnsafeRawBufferPointer(start: buffer, count: size * count)
-        if transfer.head.take(line) { transfer.deliverHead() }
+        let complete = transfer.head.take(line)
+        // A head that cannot be used stops the transfer here (libcurl: "Failed writing header").
+        if transfer.head.failure != nil { return 0 }
+        if complete { transfer.deliverHead() }
         return size * count
     }
 

@@ -11,6 +11,8 @@ struct CurlHeadParser {
     var fields = HTTPFields()
     /// Whether the last head read is final (not 1xx) and complete.
     var isComplete = false
+    /// Why the head cannot be used (a field line without a name, conflicting lengths): the transfer stops.
+    var failure: String?
 
     /// Takes one line (with its CRLF). Returns `true` when it completed a final head.
     mutating func take(_ raw: UnsafeRawBufferPointer) -> Bool {
@@ -24,6 +26,12 @@ struct CurlHeadParser {
                 return false
             }
             isComplete = true
+            // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable (libcurl frames by the
+            // last one, which could cut the body short while the call looks successful).
+            let lengths = Set(fields[values: .contentLength].map { $0.trimmingCharacters(in: .whitespaces) })
+            if lengths.count > 1 {
+                failure = "the response has conflicting Content-Length values (\(lengths.sorted().joined(separator: ", ")))"
+            }
             return true
         }
         let line = String(decoding: bytes, as: UTF8.self)
@@ -34,10 +42,12 @@ struct CurlHeadParser {
             var last = fields[fields.count - 1]
             last.value += " " + line.trimmingCharacters(in: .whitespaces)
             fields.replaceSubrange((fields.count - 1)..<fields.count, with: [last])
-        } else if let colon = line.firstIndex(of: ":") {
+        } else if let colon = line.firstIndex(of: ":"), colon != line.startIndex {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             fields.append(HTTPField(name: HTTPField.Name(name), value: value))
+        } else {
+            failure = "the response has a header line that is not a field (\(line.prefix(40)))"
         }
         return false
     }

@@ -21,7 +21,9 @@ extension CurlTransfer {
         _ = ncurl_setopt_long(api, easy, CurlOption.pathAsIs, 1)
         _ = ncurl_setopt_long(api, easy, CurlOption.protocols, CurlOption.protocolsHTTPAndHTTPS)
         _ = ncurl_setopt_long(api, easy, CurlOption.suppressConnectHeaders, 1)
-        _ = ncurl_setopt_long(api, easy, CurlOption.pipeWait, 1)
+        // Over TLS, a new call waits for a connection being set up, which may turn out to carry HTTP/2, rather
+        // than open another; plain-HTTP connections are never shared, so there it would only make calls queue.
+        if request.url?.scheme?.lowercased() == "https" { _ = ncurl_setopt_long(api, easy, CurlOption.pipeWait, 1) }
         _ = ncurl_setopt_pointer(api, easy, CurlOption.errorBuffer, errorBuffer)
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.writeFunction, CurlCallbacks.write)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.writeData, user)

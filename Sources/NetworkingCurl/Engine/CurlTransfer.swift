@@ -146,7 +146,10 @@ final class CurlTransfer: @unchecked Sendable {
             if body == nil { deliverHead() }
             end(nil)
         } else {
-            end(upload?.failure ?? CurlFailure.error(code: result, message: errorMessage(result), library: loop.library))
+            let headFailure = head.failure.map {
+                TransportError(.other, "\($0) (\(errorMessage(result)), libcurl error \(result))")
+            }
+            end(headFailure ?? upload?.failure ?? CurlFailure.error(code: result, message: errorMessage(result)))
         }
     }
 
