@@ -16,9 +16,13 @@ test: check-deps ## Run every test: unit tests and real-server tests (servers st
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
 	@# with_test_ca.sh makes a certificate authority for the run and trusts it for the tests alone (TLS tests).
+	@# The real-server suite runs twice: on the URLSession transport with everything else, then on libcurl.
 	@url=$$($(HTTPBIN) start --parent-pid $$$$) || { echo "make test: httpbin did not start" >&2; exit 1; }; \
 	trap '$(HTTPBIN) stop' EXIT; trap 'exit 130' INT TERM; \
-	HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh $(SWIFT) test $(TEST_ARGS)
+	HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh $(SWIFT) test $(TEST_ARGS) && \
+	echo "make test: the real-server suite again, on the libcurl transport (NETWORKING_TEST_TRANSPORT=curl)" && \
+	NETWORKING_TEST_TRANSPORT=curl HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh \
+		$(SWIFT) test --skip-build --filter RealServerTests $(CURL_TEST_ARGS)
 
 demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
 	@echo "Building and running the demo (the first build takes a minute)..."

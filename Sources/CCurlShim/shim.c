@@ -66,6 +66,7 @@ int ncurl_open(const char *name, ncurl_api *api, char *message, int message_capa
     NCURL_FIND(easy_setopt, "curl_easy_setopt", 1);
     NCURL_FIND(easy_getinfo, "curl_easy_getinfo", 1);
     NCURL_FIND(easy_pause, "curl_easy_pause", 1);
+    NCURL_FIND(easy_perform, "curl_easy_perform", 1);
     NCURL_FIND(easy_strerror, "curl_easy_strerror", 1);
     NCURL_FIND(slist_append, "curl_slist_append", 1);
     NCURL_FIND(slist_free_all, "curl_slist_free_all", 1);

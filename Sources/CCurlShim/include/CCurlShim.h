@@ -24,6 +24,7 @@ typedef struct ncurl_api {
     int (*easy_setopt)(void *easy, int option, ...);
     int (*easy_getinfo)(void *easy, int info, ...);
     int (*easy_pause)(void *easy, int bitmask);
+    int (*easy_perform)(void *easy);
     const char *(*easy_strerror)(int code);
     void *(*slist_append)(void *list, const char *line);
     void (*slist_free_all)(void *list);

@@ -131,7 +131,7 @@ extension RealServerTests {
             let port = try #require(try await FaultServer.url().port)
             let counter = AttemptCounter()
             let client = try loopbackClient(
-                URL(string: "https://127.0.0.1:\(port)")!, transport: URLSessionTransport(),
+                URL(string: "https://127.0.0.1:\(port)")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
@@ -149,7 +149,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("tls")
             let counter = AttemptCounter()
             let client = try loopbackClient(
-                URL(string: "https://127.0.0.1:\(before.port)")!, transport: URLSessionTransport(),
+                URL(string: "https://127.0.0.1:\(before.port)")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
