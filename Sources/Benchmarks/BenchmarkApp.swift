@@ -59,6 +59,10 @@ struct BenchmarkApp {
                 }
                 return
             }
+            if let index = arguments.firstIndex(of: "--curl-probe"), index + 1 < arguments.count {
+                try await CurlProbe.run(count: Int(arguments[index + 1]) ?? 2_000)
+                return
+            }
             if arguments.contains("--curl-only") {
                 let result = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                     .run(payload: ChainBenchmark.Payload.oneKilobyte)

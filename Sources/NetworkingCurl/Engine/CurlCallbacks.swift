@@ -19,7 +19,7 @@ enum CurlCallbacks {
         let complete = transfer.head.take(line)
         // A head that cannot be used stops the transfer here (libcurl: "Failed writing header").
         if transfer.head.failure != nil { return 0 }
-        if complete { transfer.deliverHead() }
+        if complete { transfer.openBody() }
         return size * count
     }
 

@@ -30,6 +30,8 @@ final class CurlLoop: @unchecked Sendable {
     private let queue = LockedBox((commands: [Command](), stopped: false))
     /// Transfers in the multi handle, by easy handle (loop thread only).
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Transfers whose head completed during the current round, to hand to their callers at its end.
+    private var readyHeads: [CurlTransfer] = []
 
     init(library: CurlLibrary, configuration: CurlTransport.Configuration) throws(CurlUnavailableError) {
         self.library = library
@@ -81,8 +83,15 @@ final class CurlLoop: @unchecked Sendable {
                 _ = api.pointee.multi_remove_handle(multi, easy)
                 transfer.complete(result: result)
             }
+            for transfer in readyHeads { transfer.deliverHead() }
+            readyHeads.removeAll(keepingCapacity: true)
             _ = api.pointee.multi_poll(multi, nil, 0, 1000, &ready)
         }
+    }
+
+    /// Notes that `transfer`'s head is complete (loop thread, from its header callback).
+    func headReady(_ transfer: CurlTransfer) {
+        readyHeads.append(transfer)
     }
 
     /// Runs one command; `false` for ``Command/stop``.

@@ -33,6 +33,8 @@ final class CurlTransfer: @unchecked Sendable {
     // Loop thread only, from the hand-over on.
     var head = CurlHeadParser()
     var body: BodyBuffer?
+    /// The head and body opened but not yet handed to the caller.
+    var pendingHead: Head?
     var pausedReceiving = false
     var pausedSending = false
     private var released = false
@@ -80,8 +82,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// The head is complete (loop thread): the caller gets it, with the body fed from now on.
-    func deliverHead() {
+    /// The head is complete (loop thread): the body opens, fed from now on; the caller gets both at
+    /// ``deliverHead()``, once libcurl's current round of work is done, so that a small response is usually
+    /// complete by the time its caller wakes (one thread hop per call, not three).
+    func openBody() {
         guard body == nil else { return }
         let response = head.response(url: request.url)
         let decoded = response.headerFields[.contentEncoding].map { !$0.isEmpty && $0 != "identity" } ?? false
@@ -99,20 +103,28 @@ final class CurlTransfer: @unchecked Sendable {
             loop.submit(.cancel(self, CancellationError()))
         }
         observer?.responseHeadReceived(response)
+        pendingHead = (response, stream)
+        loop.headReady(self)
+    }
+
+    /// Hands the head and its body to the caller, if not done yet (loop thread).
+    func deliverHead() {
+        guard let head = pendingHead else { return }
+        pendingHead = nil
         let continuation = shared.withLock { shared in
             defer { shared.continuation = nil }
             return shared.continuation
         }
         if let continuation {
-            continuation.resume(returning: (response, stream))
+            continuation.resume(returning: head)
         } else {
-            buffer.finish(.cancelled)
+            body?.finish(.cancelled)
         }
     }
 
     /// Body bytes arrived (loop thread). Returns what libcurl must be told: the count taken, or 0 to stop.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if body == nil { deliverHead() }
+        if body == nil { openBody() }
         guard let body else { return 0 }
         if body.yield(Data(bytes)) { return bytes.count }
         if body.isTerminated { return 0 }
@@ -143,7 +155,7 @@ final class CurlTransfer: @unchecked Sendable {
     func complete(result: Int32) {
         reportMetrics()
         if result == 0 {
-            if body == nil { deliverHead() }
+            if body == nil { openBody() }
             end(nil)
         } else {
             let headFailure = head.failure.map {
@@ -159,6 +171,13 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func end(_ error: (any Error)?) {
+        // The body ends first, then its caller wakes to find it complete.
+        if let error {
+            body?.finish(error is CancellationError ? .cancelled : .failed(error))
+        } else {
+            body?.finish(.finished)
+        }
+        deliverHead()
         let continuation = shared.withLock { shared in
             shared.ended = true
             defer { shared.continuation = nil }
@@ -166,11 +185,6 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if let continuation {
             continuation.resume(throwing: error ?? TransportError(.badServerResponse, "no HTTP response head came"))
-        }
-        if let error {
-            body?.finish(error is CancellationError ? .cancelled : .failed(error))
-        } else {
-            body?.finish(.finished)
         }
         release()
     }
