@@ -59,6 +59,10 @@ struct BenchmarkApp {
                 }
                 return
             }
+            if let index = arguments.firstIndex(of: "--curl-memory-phase"), index + 2 < arguments.count {
+                try await CurlMemoryBenchmark.childPhase(kind: arguments[index + 1], url: arguments[index + 2])
+                return
+            }
             if let index = arguments.firstIndex(of: "--curl-probe"), index + 1 < arguments.count {
                 try await CurlProbe.run(count: Int(arguments[index + 1]) ?? 2_000)
                 return
@@ -66,9 +70,12 @@ struct BenchmarkApp {
             if arguments.contains("--curl-only") {
                 let result = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                     .run(payload: ChainBenchmark.Payload.oneKilobyte)
+                let memory = try CurlMemoryBenchmark.run()
                 var summary = TargetSummary()
                 CurlBenchmark.addTargets(result, to: &summary)
+                CurlMemoryBenchmark.addTargets(memory, to: &summary)
                 print(CurlBenchmark.describe(result))
+                print(CurlMemoryBenchmark.describe(memory))
                 print(summary.text)
                 return
             }
@@ -87,16 +94,19 @@ struct BenchmarkApp {
             let downloaded = try download.run()
             let curl = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                 .run(payload: ChainBenchmark.Payload.oneKilobyte)
+            let curlMemory = try CurlMemoryBenchmark.run()
             let report = Report(
                 rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
                 memory: memory, timerMemory: timerMemory)
             print(report.text)
             print(DownloadBenchmark.describe(downloaded))
             print(CurlBenchmark.describe(curl))
+            print(CurlMemoryBenchmark.describe(curlMemory))
             print("")
             var targets = report.targets
             Report.addDownloadTargets(downloaded, to: &targets)
             CurlBenchmark.addTargets(curl, to: &targets)
+            CurlMemoryBenchmark.addTargets(curlMemory, to: &targets)
             print(targets.text)
             print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
         } catch {

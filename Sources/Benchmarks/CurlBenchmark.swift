@@ -15,8 +15,10 @@ struct CurlBenchmark {
         /// Requests per second at 1 and 16 callers: raw URLSession, the full chain on libcurl.
         let raw: [Int: Double]
         let chain: [Int: Double]
-        /// The bare engine loop, 1 caller.
+        /// The bare engine loop through a multi handle (as the transport drives libcurl), 1 caller.
         let engine: Double
+        /// The same with `curl_easy_perform`, for comparison.
+        let easyPerform: Double
         /// User and system CPU per request of the full chain on libcurl at 16 callers, in microseconds.
         let cpuMicroseconds: Double
     }
@@ -39,6 +41,7 @@ struct CurlBenchmark {
         var rawRates: [Int: [Double]] = [:]
         var chainRates: [Int: [Double]] = [:]
         var engine: [Double] = []
+        var easyPerform: [Double] = []
         var cpu: [Double] = []
         for round in 0..<rounds {
             for concurrency in [1, 16] {
@@ -49,10 +52,11 @@ struct CurlBenchmark {
                 if !chainFirst { chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu)) }
             }
             engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
+            easyPerform.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound, multi: false))
         }
         return Result(
             raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),
-            engine: Measure.median(engine), cpuMicroseconds: Measure.median(cpu))
+            engine: Measure.median(engine), easyPerform: Measure.median(easyPerform), cpuMicroseconds: Measure.median(cpu))
     }
 
     private func chain(
@@ -82,9 +86,9 @@ struct CurlBenchmark {
         func number(_ value: Double?) -> String { String(format: "%.0f", value ?? .nan) }
         return """
             6. The libcurl transport on loopback (nginx, 1 KB JSON): req/s
-               callers   raw data(for:)   client + chain on libcurl   engine alone (curl_easy_perform loop)
+               callers   raw data(for:)   client + chain on libcurl   engine alone (multi loop; easy_perform)
                1         \(number(result.raw[1]).padding(toLength: 17, withPad: " ", startingAt: 0))\
-            \(number(result.chain[1]).padding(toLength: 28, withPad: " ", startingAt: 0))\(number(result.engine))
+            \(number(result.chain[1]).padding(toLength: 28, withPad: " ", startingAt: 0))\(number(result.engine)); \(number(result.easyPerform))
                16        \(number(result.raw[16]).padding(toLength: 17, withPad: " ", startingAt: 0))\(number(result.chain[16]))
                CPU per request, client + chain on libcurl at 16 callers: \(String(format: "%.1f", result.cpuMicroseconds)) µs
             """
