@@ -46,17 +46,24 @@ struct CurlBenchmark {
         for round in 0..<rounds {
             for concurrency in [1, 16] {
                 let chainFirst = round % 2 == 0
-                if chainFirst { chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu)) }
+                if chainFirst {
+                    chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu))
+                }
                 rawRates[concurrency, default: []].append(
-                    try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) { try await raw.get() })
-                if !chainFirst { chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu)) }
+                    try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
+                        try await raw.get()
+                    })
+                if !chainFirst {
+                    chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu))
+                }
             }
             engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
             easyPerform.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound, multi: false))
         }
         return Result(
             raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),
-            engine: Measure.median(engine), easyPerform: Measure.median(easyPerform), cpuMicroseconds: Measure.median(cpu))
+            engine: Measure.median(engine), easyPerform: Measure.median(easyPerform),
+            cpuMicroseconds: Measure.median(cpu))
     }
 
     private func chain(

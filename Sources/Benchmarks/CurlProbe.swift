@@ -13,7 +13,9 @@ enum CurlProbe {
         let start = ContinuousClock.now
         for _ in 0..<count { _ = try await read(transport, request) }
         let elapsed = (ContinuousClock.now - start).seconds
-        print("transport alone, 1 caller: \(Int(Double(count) / elapsed)) req/s, \(elapsed / Double(count) * 1e6) µs each")
+        print(
+            "transport alone, 1 caller: \(Int(Double(count) / elapsed)) req/s, \(elapsed / Double(count) * 1e6) µs each"
+        )
     }
 
     private static func read(_ transport: CurlTransport, _ request: HTTPRequest) async throws -> Int {

@@ -30,9 +30,11 @@ public enum DefaultTransport {
     }
 
     private static let automatic: Choice = {
-        let choice = choose(prefersLibcurl: prefersLibcurl, makeCurl: { () throws(CurlUnavailableError) in
-            try CurlTransport()
-        })
+        let choice = choose(
+            prefersLibcurl: prefersLibcurl,
+            makeCurl: { () throws(CurlUnavailableError) in
+                try CurlTransport()
+            })
         if let warning = choice.warning { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
         return choice
     }()
@@ -58,7 +60,8 @@ public enum DefaultTransport {
         prefersLibcurl: Bool, makeCurl: () throws(CurlUnavailableError) -> CurlTransport
     ) -> Choice {
         guard prefersLibcurl else {
-            return Choice(transport: URLSessionTransport.shared, reason: "URLSessionTransport (platform default)", warning: nil)
+            return Choice(
+                transport: URLSessionTransport.shared, reason: "URLSessionTransport (platform default)", warning: nil)
         }
         do throws(CurlUnavailableError) {
             let transport = try makeCurl()

@@ -24,7 +24,8 @@ package enum CurlBareLoop {
         for _ in 0..<count {
             let result = multi.map { perform(easy, on: $0, api) } ?? api.pointee.easy_perform(easy)
             guard result == 0 else {
-                throw CurlUnavailableError(library: library.version, reason: "request failed: \(library.describe(result))")
+                throw CurlUnavailableError(
+                    library: library.version, reason: "request failed: \(library.describe(result))")
             }
         }
         let elapsed = ContinuousClock.now - start

@@ -33,7 +33,9 @@ enum CurlCallbacks {
 
     static let seek: ncurl_seek_fn = { user, offset, origin in
         let transfer = CurlCallbacks.transfer(user)
-        guard origin == 0, let upload = transfer.upload, upload.seek(to: offset) else { return CurlOption.seekCannotSeek }
+        guard origin == 0, let upload = transfer.upload, upload.seek(to: offset) else {
+            return CurlOption.seekCannotSeek
+        }
         return CurlOption.seekOK
     }
 }

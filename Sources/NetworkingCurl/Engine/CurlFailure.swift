@@ -12,14 +12,17 @@ enum CurlFailure {
     /// By code where the code is precise; by libcurl's words, read as the URLSession transport reads them on Linux,
     /// where one code covers several failures (a receive error is a lost connection unless it names broken chunked
     /// framing; a weird reply is classified by what it says).
-    static func classify(_ code: Int32, message: String) -> (TransportError.Code, TransportError.SecureConnectionFailure?) {
+    static func classify(_ code: Int32, message: String) -> (
+        TransportError.Code, TransportError.SecureConnectionFailure?
+    ) {
         switch code {
         case 5, 6: (.cannotFindHost, nil)  // COULDNT_RESOLVE_PROXY, COULDNT_RESOLVE_HOST
         case 7, 97: (.cannotConnect, nil)  // COULDNT_CONNECT, PROXY (the proxy refused the tunnel)
         case 28: (.timedOut, nil)  // OPERATION_TIMEDOUT
         // PARTIAL_FILE (a body cut short), SEND_ERROR, RECV_ERROR, SEND_FAIL_REWIND, HTTP2, HTTP2_STREAM
         case 18, 55, 56, 65, 16, 92:
-            LibcurlMessage.classify(message).0 == .badServerResponse ? (.badServerResponse, nil) : (.connectionLost, nil)
+            LibcurlMessage.classify(message).0 == .badServerResponse
+                ? (.badServerResponse, nil) : (.connectionLost, nil)
         // GOT_NOTHING, BAD_CONTENT_ENCODING, UNSUPPORTED_PROTOCOL (HTTP/0.9 or garbage where a status line goes)
         case 52, 61, 1: (.badServerResponse, nil)
         case 47: (.tooManyRedirects, nil)

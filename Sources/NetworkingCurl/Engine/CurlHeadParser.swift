@@ -30,7 +30,8 @@ struct CurlHeadParser {
             // last one, which could cut the body short while the call looks successful).
             let lengths = Set(fields[values: .contentLength].map { $0.trimmingCharacters(in: .whitespaces) })
             if lengths.count > 1 {
-                failure = "the response has conflicting Content-Length values (\(lengths.sorted().joined(separator: ", ")))"
+                failure =
+                    "the response has conflicting Content-Length values (\(lengths.sorted().joined(separator: ", ")))"
             }
             return true
         }

@@ -40,7 +40,8 @@ final class CurlLoop: @unchecked Sendable {
         }
         self.multi = multi
         let api = library.api
-        _ = ncurl_multi_setopt_long(api, multi, CurlOption.multiMaxConnects, max(1, configuration.maximumPooledConnections))
+        _ = ncurl_multi_setopt_long(
+            api, multi, CurlOption.multiMaxConnects, max(1, configuration.maximumPooledConnections))
         _ = ncurl_multi_setopt_long(
             api, multi, CurlOption.multiMaxHostConnections, max(0, configuration.maximumConnectionsPerHost))
         // CURLPIPE_MULTIPLEX (2): concurrent calls to one HTTP/2 origin share its connection.

@@ -19,7 +19,8 @@ struct CurlSettings: Sendable {
         let trust = configuration.serverTrust
         pins =
             trust.pinnedKeys.isEmpty
-            ? nil : trust.pinnedKeys.map { "sha256//" + $0.sha256.base64EncodedString() }.sorted().joined(separator: ";")
+            ? nil
+            : trust.pinnedKeys.map { "sha256//" + $0.sha256.base64EncodedString() }.sorted().joined(separator: ";")
         guard !trust.certificateAuthorities.isEmpty || !trust.trustsSystemAuthorities else {
             authorities = nil
             return
@@ -65,7 +66,9 @@ struct CurlSettings: Sendable {
             break
         case .url(let url, let bypass):
             check(CurlText.set(api, easy, CurlOption.proxy, url.absoluteString), "proxy")
-            if !bypass.isEmpty { check(CurlText.set(api, easy, CurlOption.noProxy, bypass.joined(separator: ",")), "no-proxy") }
+            if !bypass.isEmpty {
+                check(CurlText.set(api, easy, CurlOption.noProxy, bypass.joined(separator: ",")), "no-proxy")
+            }
         }
     }
 
@@ -73,7 +76,9 @@ struct CurlSettings: Sendable {
         to easy: UnsafeMutableRawPointer, api: UnsafeMutablePointer<ncurl_api>, check: (Int32, String) -> Void
     ) {
         if let authorities {
-            let result = authorities.withUnsafeBytes { ncurl_setopt_blob(api, easy, CurlOption.caInfoBlob, $0.baseAddress, $0.count) }
+            let result = authorities.withUnsafeBytes {
+                ncurl_setopt_blob(api, easy, CurlOption.caInfoBlob, $0.baseAddress, $0.count)
+            }
             check(result, "certificate authorities")
         }
         if let pins { check(CurlText.set(api, easy, CurlOption.pinnedPublicKey, pins), "pinned keys") }
@@ -82,7 +87,9 @@ struct CurlSettings: Sendable {
 
 /// Passing Swift strings to libcurl's string options (libcurl copies them).
 enum CurlText {
-    static func set(_ api: UnsafeMutablePointer<ncurl_api>, _ easy: UnsafeMutableRawPointer, _ option: Int32, _ value: String)
+    static func set(
+        _ api: UnsafeMutablePointer<ncurl_api>, _ easy: UnsafeMutableRawPointer, _ option: Int32, _ value: String
+    )
         -> Int32
     {
         value.withCString { ncurl_setopt_pointer(api, easy, option, $0) }

@@ -65,7 +65,8 @@ final class CurlUpload: Sendable {
                 }
             } catch {
                 let failure =
-                    error as? TransportError ?? TransportError(.other, "the request body failed: \(error); sending stopped")
+                    error as? TransportError
+                    ?? TransportError(.other, "the request body failed: \(error); sending stopped")
                 state.withLock { $0.failure = failure }
             }
             let wakeNow = state.withLock { state -> Bool in

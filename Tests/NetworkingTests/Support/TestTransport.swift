@@ -14,8 +14,7 @@ enum TestTransport: String, CaseIterable, Sendable {
         ?? .urlSession
 
     /// A new transport of this run's kind. `maximumConnectionsPerHost` and `serverTrust` apply to either.
-    static func make(maximumConnectionsPerHost: Int? = nil, serverTrust: ServerTrust = .system) -> any HTTPTransport
-    {
+    static func make(maximumConnectionsPerHost: Int? = nil, serverTrust: ServerTrust = .system) -> any HTTPTransport {
         switch current {
         case .urlSession:
             var configuration = URLSessionTransport.Configuration(serverTrust: serverTrust)
