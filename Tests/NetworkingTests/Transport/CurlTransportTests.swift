@@ -71,3 +71,19 @@ extension RealServerTests {
         }
     }
 }
+
+extension RealServerTests.CurlTransportTests {
+    @Test func engineMetricsReachTheMetricsBehavior() async throws {
+        let collected = LockedBox<[AttemptMetrics]>([])
+        let client = try await FaultServer.client(
+            transport: try CurlTransport(), behavior: .metrics { metrics in collected.withLock { $0.append(metrics) } })
+        for _ in 0..<2 { _ = try await client.send(NetworkRequest<Data>(path: "/bytes/1000")) }
+        let metrics = collected.current
+        #expect(metrics.count == 2)
+        #expect(metrics.map(\.reusedConnection) == [false, true])
+        let engine = try #require(metrics.last?.transport)
+        #expect(engine.httpVersion == "HTTP/1.1")
+        #expect(engine.bytesReceived == 1000)
+        #expect(engine.firstByte != nil)
+    }
+}
