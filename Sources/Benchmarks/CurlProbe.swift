@@ -16,6 +16,13 @@ enum CurlProbe {
         print(
             "transport alone, 1 caller: \(Int(Double(count) / elapsed)) req/s, \(elapsed / Double(count) * 1e6) µs each"
         )
+        let before = Measure.peakResidentKiB()
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<10_000 { group.addTask { try await read(transport, request) } }
+            for try await _ in group {}
+        }
+        let growth = Double(Measure.peakResidentKiB() - before) / 10_000
+        print("transport alone, 10,000 calls in flight: peak RSS growth \(growth) KiB per call")
     }
 
     private static func read(_ transport: CurlTransport, _ request: HTTPRequest) async throws -> Int {
