@@ -13,6 +13,11 @@ build: ## Build every target (debug)
 	$(SWIFT) build
 
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		echo "Installing nginx (Debian package nginx-light) for the HTTP/2 tests of the libcurl transport..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light >/dev/null; } \
+		|| { echo "nginx could not be installed; install it (apt-get install nginx-light) and run make test again"; exit 1; }
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
 	@# with_test_ca.sh makes a certificate authority for the run and trusts it for the tests alone (TLS tests).
