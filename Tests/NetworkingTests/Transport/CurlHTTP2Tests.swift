@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 extension RealServerTests {
@@ -60,5 +61,33 @@ extension RealServerTests {
             #expect(entries.map(\.protocol) == ["HTTP/1.1"])
             #expect(metrics.current.first?.transport?.httpVersion == "HTTP/1.1")
         }
+    }
+}
+
+extension RealServerTests.CurlHTTP2Tests {
+    @Test func thePinOfTheServersKeyIsTrustedAndAnotherRefusedBeforeAnyRequest() async throws {
+        let server = try await NginxHTTP2Server.shared.value
+        let pem = try String(contentsOf: server.directory.appendingPathComponent("leaf.pem"), encoding: .utf8)
+        let leaf = try #require(ServerTrust.certificates(pem: pem).first)
+        let pin = try #require(PublicKeyPin(certificate: leaf))
+        let wrong = try #require(PublicKeyPin("sha256/" + Data(repeating: 9, count: 32).base64EncodedString()))
+        let authority = try RealServerTests.TLSTrustTests.testAuthority()
+        func send(pinning pins: Set<PublicKeyPin>) async throws -> Int {
+            let trust = ServerTrust(
+                certificateAuthorities: [authority], trustsSystemAuthorities: false, pinnedKeys: pins)
+            let client = try loopbackClient(
+                URL(string: "https://127.0.0.1:\(server.port)")!,
+                transport: try CurlTransport(configuration: .init(serverTrust: trust)),
+                behavior: .retry(clock: TestClock()),
+                timeout: .seconds(10))
+            return try await client.response(for: NetworkRequest<Data>(path: "/ok.json")).statusCode
+        }
+        #expect(try await send(pinning: [pin]) == 200)
+        #expect(try await send(pinning: [wrong, pin]) == 200)
+        let before = try server.log().count
+        let error = await expectNetworkError { try await send(pinning: [wrong]) }
+        #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
+        #expect(error?.transportError?.secureConnectionFailure == .certificate)
+        #expect(try server.log().count == before)
     }
 }

@@ -87,3 +87,23 @@ extension RealServerTests.CurlTransportTests {
         #expect(engine.firstByte != nil)
     }
 }
+
+extension RealServerTests.CurlTransportTests {
+    @Test func aSlowReaderPausesTheTransferInsteadOfBufferingTheBody() async throws {
+        // 20 MB on loopback arrive in a few milliseconds; a reader that stops after its first chunk must find the
+        // buffer held at its limit (plus the one read libcurl had in hand), the rest waiting in the socket.
+        let limit = 64 * 1024
+        let transport = try CurlTransport(configuration: .init(bodyBufferLimit: limit))
+        let url = try await FaultServer.url().appendingPathComponent("bytes/20000000")
+        let (response, body) = try await transport.send(HTTPRequest(url: url))
+        #expect(response.status.code == 200)
+        var iterator = body.makeAsyncIterator()
+        var total = try await iterator.next()?.count ?? 0
+        try await Task.sleep(for: .milliseconds(300))
+        let peak = try #require(body.buffer).peakBufferedBytes
+        #expect(peak <= limit + 128 * 1024, "buffered \(peak) bytes")
+        while let chunk = try await iterator.next() { total += chunk.count }
+        #expect(total == 20_000_000)
+        #expect(try #require(body.buffer).peakBufferedBytes <= limit + 128 * 1024)
+    }
+}
