@@ -13,12 +13,21 @@ build: ## Build every target (debug)
 	$(SWIFT) build
 
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		echo "Installing nginx (Debian package nginx-light) for the HTTP/2 tests of the libcurl transport..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light >/dev/null; } \
+		|| { echo "nginx could not be installed; install it (apt-get install nginx-light) and run make test again"; exit 1; }
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
 	@# with_test_ca.sh makes a certificate authority for the run and trusts it for the tests alone (TLS tests).
+	@# The real-server suite runs twice: on the URLSession transport with everything else, then on libcurl.
 	@url=$$($(HTTPBIN) start --parent-pid $$$$) || { echo "make test: httpbin did not start" >&2; exit 1; }; \
 	trap '$(HTTPBIN) stop' EXIT; trap 'exit 130' INT TERM; \
-	HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh $(SWIFT) test $(TEST_ARGS)
+	HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh $(SWIFT) test $(TEST_ARGS) && \
+	echo "make test: the real-server suite again, on the libcurl transport (NETWORKING_TEST_TRANSPORT=curl)" && \
+	NETWORKING_TEST_TRANSPORT=curl HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh \
+		$(SWIFT) test --skip-build --filter RealServerTests $(CURL_TEST_ARGS)
 
 demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
 	@echo "Building and running the demo (the first build takes a minute)..."

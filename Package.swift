@@ -8,6 +8,7 @@ import PackageDescription
 //                             failure classifier; knows no feature and no transport
 //   NetworkingTLS             trust settings shared by the transports (own authorities, key pins)
 //   NetworkingURLSession      the URLSession transport
+//   CCurlShim, NetworkingCurl the libcurl transport: libcurl found at run time (dlopen), declared by our own C target
 //   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers: each on
 //                             Core only
 //   NetworkingTesting         mocks, test clock, recording, the fixture transport
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
+        .library(name: "NetworkingCurl", targets: ["NetworkingCurl"]),
     ],
     dependencies: [],
     targets: [
@@ -26,6 +28,8 @@ let package = Package(
         .target(name: "NetworkingCore", dependencies: ["NetworkingHTTP"]),
         .target(name: "NetworkingTLS", dependencies: ["NetworkingHTTP"]),
         .target(name: "NetworkingURLSession", dependencies: ["NetworkingCore", "NetworkingTLS"]),
+        .target(name: "CCurlShim"),
+        .target(name: "NetworkingCurl", dependencies: ["CCurlShim", "NetworkingCore", "NetworkingTLS"]),
         .target(name: "NetworkingAuth", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingResilience", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingHTTPCache", dependencies: ["NetworkingCore"]),
@@ -36,7 +40,8 @@ let package = Package(
         .target(
             name: "Networking",
             dependencies: [
-                "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingAuth",
+                "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingCurl",
+                "NetworkingAuth",
                 "NetworkingResilience", "NetworkingHTTPCache", "NetworkingCookies", "NetworkingObservability",
                 "NetworkingTransfers", "NetworkingModifiers",
             ]
@@ -77,6 +82,9 @@ let package = Package(
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
             name: "NetworkingTransfersTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingCurlTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
             name: "NetworkingURLSessionTests",

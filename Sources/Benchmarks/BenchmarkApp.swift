@@ -59,6 +59,26 @@ struct BenchmarkApp {
                 }
                 return
             }
+            if let index = arguments.firstIndex(of: "--curl-memory-phase"), index + 2 < arguments.count {
+                try await CurlMemoryBenchmark.childPhase(kind: arguments[index + 1], url: arguments[index + 2])
+                return
+            }
+            if let index = arguments.firstIndex(of: "--curl-probe"), index + 1 < arguments.count {
+                try await CurlProbe.run(count: Int(arguments[index + 1]) ?? 2_000)
+                return
+            }
+            if arguments.contains("--curl-only") {
+                let result = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
+                    .run(payload: ChainBenchmark.Payload.oneKilobyte)
+                let memory = try CurlMemoryBenchmark.run()
+                var summary = TargetSummary()
+                CurlBenchmark.addTargets(result, to: &summary)
+                CurlMemoryBenchmark.addTargets(memory, to: &summary)
+                print(CurlBenchmark.describe(result))
+                print(CurlMemoryBenchmark.describe(memory))
+                print(summary.text)
+                return
+            }
             if arguments.contains("--chain-only") {
                 let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
                 for row in chain.rows { print(row.label, Int(row.nanoseconds)) }
@@ -72,14 +92,21 @@ struct BenchmarkApp {
                 .run(payload: ChainBenchmark.Payload.oneKilobyte)
             let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
             let downloaded = try download.run()
+            let curl = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
+                .run(payload: ChainBenchmark.Payload.oneKilobyte)
+            let curlMemory = try CurlMemoryBenchmark.run()
             let report = Report(
                 rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
                 memory: memory, timerMemory: timerMemory)
             print(report.text)
             print(DownloadBenchmark.describe(downloaded))
+            print(CurlBenchmark.describe(curl))
+            print(CurlMemoryBenchmark.describe(curlMemory))
             print("")
             var targets = report.targets
             Report.addDownloadTargets(downloaded, to: &targets)
+            CurlBenchmark.addTargets(curl, to: &targets)
+            CurlMemoryBenchmark.addTargets(curlMemory, to: &targets)
             print(targets.text)
             print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
         } catch {

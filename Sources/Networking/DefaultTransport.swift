@@ -1,8 +1,77 @@
 import Foundation
 
-/// The transport a `NetworkClient` uses when it is given none: the URL session transport, one shared for the
-/// process.
+/// The transport a `NetworkClient` uses when it is given none, made once and shared for the process.
+///
+/// | Platform | Default |
+/// |---|---|
+/// | Linux | `CurlTransport` (libcurl, loaded at run time) when libcurl 7.68 or later loads; otherwise `URLSessionTransport`, with one line on standard error saying why |
+/// | Apple platforms | `URLSessionTransport` |
+///
+/// To choose, pass a transport to the client (`try CurlTransport()` throws `CurlUnavailableError` where libcurl
+/// cannot load, so the client is never built on a transport that cannot work), or use ``transport(_:)``.
 public enum DefaultTransport {
     /// The platform's default transport, made once and shared.
-    public static var shared: any HTTPTransport { URLSessionTransport.shared }
+    public static var shared: any HTTPTransport { automatic.transport }
+
+    /// Which transport ``shared`` is on this machine, and why (a fallback names what failed).
+    public static var selection: String { automatic.reason }
+
+    /// A new transport of the kind asked for.
+    ///
+    /// - Parameter preference: The kind; ``TransportPreference/automatic`` returns ``shared``.
+    /// - Returns: The transport.
+    /// - Throws: `CurlUnavailableError` for ``TransportPreference/libcurl`` where libcurl cannot be used.
+    public static func transport(_ preference: TransportPreference) throws(CurlUnavailableError) -> any HTTPTransport {
+        switch preference {
+        case .automatic: shared
+        case .libcurl: try CurlTransport()
+        case .urlSession: URLSessionTransport()
+        }
+    }
+
+    private static let automatic: Choice = {
+        let choice = choose(
+            prefersLibcurl: prefersLibcurl,
+            makeCurl: { () throws(CurlUnavailableError) in
+                try CurlTransport()
+            })
+        if let warning = choice.warning { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+        return choice
+    }()
+
+    /// Whether this platform's default is libcurl: Linux, where FoundationNetworking itself runs on libcurl.
+    package static var prefersLibcurl: Bool {
+        #if os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// The default transport, its reason, and the line to log when libcurl was wanted but could not load.
+    package struct Choice: Sendable {
+        package let transport: any HTTPTransport
+        package let reason: String
+        package let warning: String?
+    }
+
+    /// Picks libcurl when preferred and `makeCurl` succeeds, URLSession otherwise.
+    package static func choose(
+        prefersLibcurl: Bool, makeCurl: () throws(CurlUnavailableError) -> CurlTransport
+    ) -> Choice {
+        guard prefersLibcurl else {
+            return Choice(
+                transport: URLSessionTransport.shared, reason: "URLSessionTransport (platform default)", warning: nil)
+        }
+        do throws(CurlUnavailableError) {
+            let transport = try makeCurl()
+            let version = CurlTransport.libraryVersion.map { " \($0)" } ?? ""
+            return Choice(transport: transport, reason: "CurlTransport (libcurl\(version))", warning: nil)
+        } catch {
+            let reason = "URLSessionTransport (fallback: \(error))"
+            return Choice(
+                transport: URLSessionTransport.shared, reason: reason,
+                warning: "Networking: \(error); using URLSessionTransport")
+        }
+    }
 }

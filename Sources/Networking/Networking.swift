@@ -8,4 +8,5 @@
 @_exported import NetworkingResilience
 @_exported import NetworkingTLS
 @_exported import NetworkingTransfers
+@_exported import NetworkingCurl
 @_exported import NetworkingURLSession

@@ -17,9 +17,9 @@ package enum FaultServer {
         URL(string: "http://\(host):\(try await port.value)")!
     }
 
-    /// A client on the real URLSession transport pointed at the server.
+    /// A client on a real transport (this run's, `TestTransport`) pointed at the server.
     package static func client(
-        transport: URLSessionTransport = URLSessionTransport(),
+        transport: any HTTPTransport = TestTransport.make(),
         behavior: any RequestBehavior = EmptyBehavior(),
         timeout: Duration = .seconds(30),
         configure: (inout NetworkClient.Configuration) -> Void = { _ in }
@@ -113,9 +113,9 @@ package enum FaultServer {
     }
 }
 
-/// A client for a loopback test server at `baseURL`, on a real URLSession transport.
+/// A client for a loopback test server at `baseURL`, on a real transport.
 package func loopbackClient(
-    _ baseURL: URL, transport: URLSessionTransport, behavior: any RequestBehavior, timeout: Duration,
+    _ baseURL: URL, transport: any HTTPTransport, behavior: any RequestBehavior, timeout: Duration,
     configure: (inout NetworkClient.Configuration) -> Void = { _ in }
 ) throws -> NetworkClient {
     var configuration = NetworkClient.Configuration(

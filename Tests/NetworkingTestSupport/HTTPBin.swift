@@ -19,9 +19,9 @@ package enum HTTPBin {
         try await baseURL.value
     }
 
-    /// A client on the real URLSession transport pointed at httpbin.
+    /// A client on a real transport (this run's, `TestTransport`) pointed at httpbin.
     package static func client(
-        transport: URLSessionTransport = URLSessionTransport(),
+        transport: any HTTPTransport = TestTransport.make(),
         behavior: any RequestBehavior = EmptyBehavior(),
         timeout: Duration = .seconds(30),
         configure: (inout NetworkClient.Configuration) -> Void = { _ in }

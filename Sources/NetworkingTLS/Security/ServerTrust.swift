@@ -4,17 +4,18 @@ import NetworkingHTTP
 /// Which servers the default transport trusts: the system's certificate authorities (the default), your own
 /// authorities, and public-key pins.
 ///
-/// On Apple platforms the transport evaluates it on every TLS connection: the chain must lead to one of the
-/// trusted authorities, and, when pins are set, some certificate in the chain must carry a pinned key. A refused
+/// The transport evaluates it on every TLS connection: the chain must lead to one of the trusted authorities, and,
+/// when pins are set, a pinned key must appear: on Apple platforms (URLSession) in any certificate of the chain; on
+/// the libcurl transport (Linux's default) in the server's own certificate, which libcurl checks itself. A refused
 /// server fails the call with `TransportError/Code/secureConnectionFailed` (`TransportError/SecureConnectionFailure/certificate`),
 /// which the default retry policy never retries.
 ///
-/// **Linux.** FoundationNetworking has no per-session trust: it lets libcurl trust the system's bundle
-/// (`/etc/ssl/certs/ca-certificates.crt` on Debian and Ubuntu) and nothing else, and exposes no way to check a key.
-/// There, trust a private authority by adding it to the system store (copy it to
+/// **Linux's URLSession transport.** FoundationNetworking has no per-session trust: it lets libcurl trust the
+/// system's bundle (`/etc/ssl/certs/ca-certificates.crt` on Debian and Ubuntu) and nothing else, and exposes no way
+/// to check a key. With that transport, trust a private authority by adding it to the system store (copy it to
 /// `/usr/local/share/ca-certificates/NAME.crt` and run `update-ca-certificates`, in the image of a container);
-/// pins cannot be checked. A transport given anything but ``system`` on Linux refuses every request before any I/O
-/// rather than skip a check it was asked to make (``isSupported`` tells).
+/// pins cannot be checked, and a policy other than ``system`` refuses every request before any I/O rather than
+/// skip a check it was asked to make (``isSupported`` tells). The libcurl transport applies every policy.
 public struct ServerTrust: Sendable, Hashable {
     /// Certificate authorities to trust, each a DER-encoded certificate (see ``certificates(pem:)``).
     public var certificateAuthorities: [Data]
@@ -44,8 +45,9 @@ public struct ServerTrust: Sendable, Hashable {
     /// Whether this is the system default, the only policy Linux can apply.
     public var isSystem: Bool { self == .system }
 
-    /// Whether this platform's transport can apply policies other than ``system``: `true` on Apple platforms,
-    /// `false` on Linux (see the type's documentation).
+    /// Whether this platform's URLSession transport can apply policies other than ``system``: `true` on Apple
+    /// platforms, `false` on Linux, where the libcurl transport (the default there) applies them instead (see the
+    /// type's documentation).
     public static var isSupported: Bool {
         #if canImport(Security)
             true

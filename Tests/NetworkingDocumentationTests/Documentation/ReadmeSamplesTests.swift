@@ -35,18 +35,20 @@ func profileExamples(services: AppServices) async throws {
     print(profile.name, created.id)
 }
 
-func trustExample(caFile: URL) throws -> URLSessionTransport {
+func trustExample(caFile: URL) throws -> (CurlTransport, URLSessionTransport) {
 let pem = try String(contentsOf: caFile, encoding: .utf8)
-let transport = URLSessionTransport(configuration: .init(serverTrust: ServerTrust(
+let trust = ServerTrust(
     certificateAuthorities: ServerTrust.certificates(pem: pem),
-    pinnedKeys: [PublicKeyPin("sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=")!])))
-return transport
+    pinnedKeys: [PublicKeyPin("sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=")!])
+let transport = try CurlTransport(configuration: .init(serverTrust: trust))      // Linux
+let apple = URLSessionTransport(configuration: .init(serverTrust: trust))       // Apple platforms
+return (transport, apple)
 }
 
 @Suite struct ReadmeSamplesTests {
     @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
         let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/TransportsAndTrust.md") { $0.hasPrefix("let pem = ") }
-        #expect(DocumentSamples.lines(of: block).count == 4)
+        #expect(DocumentSamples.lines(of: block).count == 6)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's trust example is not the code compiled here")
 
         let certificate = Data([0x30, 0x03, 0x02, 0x01, 0x01])
@@ -54,7 +56,9 @@ return transport
         try "-----BEGIN CERTIFICATE-----\n\(certificate.base64EncodedString())\n-----END CERTIFICATE-----\n"
             .write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let trust = try trustExample(caFile: file).configuration.serverTrust
+        let (curl, apple) = try trustExample(caFile: file)
+        #expect(curl.configuration.serverTrust == apple.configuration.serverTrust)
+        let trust = curl.configuration.serverTrust
         #expect(trust.certificateAuthorities == [certificate])
         #expect(trust.pinnedKeys.map(\.description) == ["sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="])
         #expect(trust.trustsSystemAuthorities)

@@ -94,7 +94,7 @@ extension RealServerTests {
             }
             let client = try NetworkClient(
                 configuration: .init(
-                    baseURL: try await FaultServer.url(), transport: URLSessionTransport(), behavior: auth,
+                    baseURL: try await FaultServer.url(), transport: TestTransport.make(), behavior: auth,
                     deadline: .seconds(1)))
             let started = ContinuousClock.now
             let error = await expectNetworkError {
@@ -114,7 +114,7 @@ extension RealServerTests {
             }
             let client = try NetworkClient(
                 configuration: .init(
-                    baseURL: try await FaultServer.url(), transport: URLSessionTransport(), behavior: auth,
+                    baseURL: try await FaultServer.url(), transport: TestTransport.make(), behavior: auth,
                     timeout: .milliseconds(500), deadline: nil))
             let started = ContinuousClock.now
             let error = await expectNetworkError {

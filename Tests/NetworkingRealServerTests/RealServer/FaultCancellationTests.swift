@@ -89,7 +89,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("released")
             var tasks: [Task<[String: Int], any Error>] = []
             do {
-                let client = try await FaultServer.client(transport: URLSessionTransport())
+                let client = try await FaultServer.client(transport: TestTransport.make())
                 let request = NetworkRequest<[String: Int]>(path: "/delay-ms/300", query: Faults.query(key))
                 tasks = (0..<20).map { _ in Task { try await client.send(request) } }
             }

@@ -19,7 +19,7 @@ extension RealServerTests {
             var policy = RetryPolicy(maximumAttempts: attempts)
             policy.retryableTransportErrors.insert(.timedOut)
             return try await FaultServer.client(
-                transport: URLSessionTransport(),
+                transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(policy, clock: TestClock()), counter]))
         }
 
@@ -28,7 +28,7 @@ extension RealServerTests {
             // F1: nothing reached a server, so even a POST is safe to send again. No server, so the attempts are counted.
             let counter = AttemptCounter()
             let client = try NetworkClient(
-                baseURL: URL(string: "http://127.0.0.1:1")!, transport: URLSessionTransport(),
+                baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(RetryPolicy(maximumAttempts: 3), clock: TestClock()), counter]))
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
             let error = await expectNetworkError {
@@ -42,7 +42,7 @@ extension RealServerTests {
         func closeBeforeReadingIsATransportErrorAfterOneHit(method: HTTPMethod) async throws {
             // F8: the server accepts and closes at once without reading the request.
             let key = FaultServer.newKey("close-at-start")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
             let error = await expectNetworkError {
                 try await client.send(
@@ -57,7 +57,7 @@ extension RealServerTests {
         func closeAfterReadingIsABadServerResponseAfterOneHit(method: HTTPMethod) async throws {
             // F9: the server reads the request on a fresh connection and closes without a byte.
             let key = FaultServer.newKey("close-no-response")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
             let error = await expectNetworkError {
                 try await client.send(
@@ -109,7 +109,7 @@ extension RealServerTests {
         @Test func stallBeforeReadingEndsAtTheAttemptLimit() async throws {
             // F4: accepted, never read.
             let key = FaultServer.newKey("stall-unread")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let start = ContinuousClock.now
             let error = await expectNetworkError {
                 try await client.send(
@@ -125,7 +125,7 @@ extension RealServerTests {
         @Test func stallAfterReadingEndsAtTheAttemptLimit() async throws {
             // F5: read, never answered.
             let key = FaultServer.newKey("stall-read")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let start = ContinuousClock.now
             let error = await expectNetworkError {
                 try await client.send(
@@ -167,7 +167,7 @@ extension RealServerTests {
             // F6: the status line, a pause, then the rest.
             struct Slow: Decodable, Sendable { let slow_headers: Bool }
             let key = FaultServer.newKey("slow-headers")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let value = try await client.send(
                 NetworkRequest<Slow>(
                     path: "/slow-headers", query: Faults.query(key, ["ms": "300"]), timeout: .seconds(2)))
@@ -179,7 +179,7 @@ extension RealServerTests {
             // F6 and L4: raw libcurl turns a 0.9 s timeout into 1 ms; the client must not. (The margin is wide so a
             // loaded machine running the whole suite still answers in time.)
             let key = FaultServer.newKey("sub-second")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let data = try await client.send(
                 NetworkRequest<Data>(path: "/delay-ms/100", query: Faults.query(key), timeout: .milliseconds(900)))
             #expect(!data.isEmpty)
@@ -189,7 +189,7 @@ extension RealServerTests {
         @Test func slowDripIsCutByTheAttemptLimitAsATotal() async throws {
             // F7: a byte every 150 ms keeps libcurl's idle timer happy forever; the attempt limit is a total.
             let key = FaultServer.newKey("drip-slow")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let start = ContinuousClock.now
             let error = await expectNetworkError {
                 try await client.send(
@@ -205,7 +205,7 @@ extension RealServerTests {
 
         @Test func dripWithinTheLimitArrivesWhole() async throws {
             let key = FaultServer.newKey("drip-ok")
-            let client = try await FaultServer.client(transport: URLSessionTransport())
+            let client = try await FaultServer.client(transport: TestTransport.make())
             let data = try await client.send(
                 NetworkRequest<Data>(
                     path: "/drip", query: Faults.query(key, ["chunks": "5", "ms": "40"]), timeout: .seconds(3)))

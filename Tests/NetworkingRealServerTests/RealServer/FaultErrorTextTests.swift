@@ -24,7 +24,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("echoed-secrets")
             let client = try NetworkClient(
                 configuration: .init(
-                    baseURL: try await FaultServer.url(), transport: URLSessionTransport(),
+                    baseURL: try await FaultServer.url(), transport: TestTransport.make(),
                     behavior: CombinedBehavior([
                         .authorization(.bearer) { "s3cret-token" },
                         .authorization(.custom(header: "X-API-Key")) { "api-k3y-value" },
@@ -55,7 +55,7 @@ extension RealServerTests {
             // Port 1 refuses: the error is built from the request alone.
             let client = try NetworkClient(
                 configuration: .init(
-                    baseURL: URL(string: "http://127.0.0.1:1")!, transport: URLSessionTransport(),
+                    baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
                     behavior: .authorization(.bearer) { "s3cret-token" }))
             let error = try #require(
                 await expectNetworkError {

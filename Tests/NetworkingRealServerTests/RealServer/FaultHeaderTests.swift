@@ -106,7 +106,7 @@ extension RealServerTests {
             #expect(request.invalidReason != nil)
             // When / Then it fails, naming the problem, and nothing reaches the server
             do {
-                _ = try await URLSessionTransport().send(request)
+                _ = try await TestTransport.make().send(request)
                 Issue.record("the transport sent a request with a refused header write")
             } catch let error as TransportError {
                 #expect(error.message.contains("nothing was sent"), "\(error)")

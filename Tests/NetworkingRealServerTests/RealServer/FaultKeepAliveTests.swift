@@ -16,7 +16,7 @@ extension RealServerTests {
             -> NetworkClient
         {
             try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 1)), behavior: behavior)
+                transport: TestTransport.make(maximumConnectionsPerHost: 1), behavior: behavior)
         }
 
         @Test func postOnAConnectionTheServerIsClosingIsNeverSentTwice() async throws {

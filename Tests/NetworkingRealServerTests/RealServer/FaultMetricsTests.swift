@@ -50,7 +50,7 @@ extension RealServerTests {
         @Test func refusedConnectionIsATransportFailureWithNoHead() async throws {
             let collector = MetricsCollector()
             let client = try loopbackClient(
-                URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport(),
+                URL(string: "http://127.0.0.1:9")!, transport: TestTransport.make(),
                 behavior: .metrics { collector.record($0) }, timeout: .seconds(10))
             _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/")) }
             #expect(collector.all.map(\.outcome) == [.failed(.transport(.cannotConnect))])

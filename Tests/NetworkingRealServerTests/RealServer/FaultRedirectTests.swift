@@ -188,7 +188,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("declared")
             let client = try NetworkClient(
                 configuration: .init(
-                    baseURL: try await FaultServer.url(), transport: URLSessionTransport(), timeout: .seconds(30),
+                    baseURL: try await FaultServer.url(), transport: TestTransport.make(), timeout: .seconds(30),
                     sensitiveHeaderNames: ["x-session"]))
             try await expectStaysInItsOrigin(
                 "x-session", value: "s-42", key: key, client: client, headers: ["X-Session": "s-42"])

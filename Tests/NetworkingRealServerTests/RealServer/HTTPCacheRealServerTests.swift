@@ -9,7 +9,7 @@ import NetworkingTestSupport
 
 /// A transport that counts what reaches the real transport, and the statuses it got back.
 final class CountingTransport: HTTPTransport {
-    let inner = URLSessionTransport()
+    let inner = TestTransport.make()
     let statuses = LockedBox<[Int]>([])
 
     func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
@@ -84,7 +84,7 @@ extension RealServerTests {
 
         @Test func faultServerCountsAFreshHitAsNoHit() async throws {
             let key = FaultServer.newKey("cache-fresh")
-            let client = try Self.client(try await FaultServer.url(), URLSessionTransport())
+            let client = try Self.client(try await FaultServer.url(), TestTransport.make())
             try await Self.get(client, "/cacheable", ["key": key, "max_age": "60", "etag": "e1"])
             let second = try await Self.get(client, "/cacheable", ["key": key, "max_age": "60", "etag": "e1"])
             #expect(try await FaultServer.hits(key).count == 1)
@@ -107,7 +107,7 @@ extension RealServerTests {
 
         @Test func faultServerVaryKeepsLanguagesApart() async throws {
             let key = FaultServer.newKey("cache-vary")
-            let client = try Self.client(try await FaultServer.url(), URLSessionTransport())
+            let client = try Self.client(try await FaultServer.url(), TestTransport.make())
             let query = ["key": key, "max_age": "60", "vary": "Accept-Language"]
             let french = try await Self.get(client, "/cacheable", query, headers: ["Accept-Language": "fr"])
             try await Self.get(client, "/cacheable", query, headers: ["Accept-Language": "fr"])
@@ -125,10 +125,9 @@ extension RealServerTests {
             let base = try await FaultServer.url()
             let query = ["key": key, "max_age": "60"]
             try await Self.get(
-                try Self.client(base, URLSessionTransport(), store: DiskHTTPCacheStore(directory: folder)),
-                "/cacheable",
+                try Self.client(base, TestTransport.make(), store: DiskHTTPCacheStore(directory: folder)), "/cacheable",
                 query)
-            let restarted = try Self.client(base, URLSessionTransport(), store: DiskHTTPCacheStore(directory: folder))
+            let restarted = try Self.client(base, TestTransport.make(), store: DiskHTTPCacheStore(directory: folder))
             let second = try await Self.get(restarted, "/cacheable", query)
             #expect(try await FaultServer.hits(key).count == 1)
             #expect(HTTPCacheBehavior.outcome(of: second.response) == .hit)

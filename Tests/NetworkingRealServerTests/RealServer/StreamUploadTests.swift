@@ -30,7 +30,10 @@ extension RealServerTests {
             let digest = try await FaultServer.client().send(
                 NetworkRequest<Digest>(.post, path: "/upload-digest", body: .stream(stream)))
             #expect(digest.bytes == 1_000_003)
-            #expect(digest.content_length == "1000003")
+            // The URLSession transport collects a stream in a file first, so it always knows the length; the libcurl
+            // transport sends it as produced, chunked when no length is announced.
+            let collected = TestTransport.current == .urlSession || announced != nil
+            #expect(digest.content_length == (collected ? "1000003" : nil))
             #expect(digest.adler32 == FaultUploadTests.adler32(FaultUploadTests.contents(1_000_003)))
         }
 
@@ -44,7 +47,14 @@ extension RealServerTests {
             }
             #expect(error?.kind == .transport(.other))
             #expect(error?.message.contains("produced 4000 bytes, not the announced 5000") == true)
-            #expect(try await FaultServer.hits(key).count == 0)
+            // The URLSession transport collects the stream before sending; the libcurl transport sends it as produced
+            // and cuts the connection when it falls short, so the server never gets a whole request to act on.
+            let hits = try await FaultServer.hits(key)
+            if TestTransport.current == .curl {
+                #expect(hits.requests.allSatisfy { $0.body.utf8.count < 5000 })
+            } else {
+                #expect(hits.count == 0)
+            }
         }
 
         @Test func aRestartableStreamIsProducedAgainForEveryAttempt() async throws {

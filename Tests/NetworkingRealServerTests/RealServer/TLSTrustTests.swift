@@ -28,14 +28,17 @@ extension RealServerTests {
             return try #require(ServerTrust.certificates(pem: pem).first)
         }
 
-        /// A transport that trusts the run's authority: on Apple platforms through ``ServerTrust``; on Linux through
-        /// the system bundle, the one way FoundationNetworking can be told (the test runs in a namespace where the
-        /// bundle holds it).
-        static func trustingTransport() throws -> URLSessionTransport {
+        /// A transport that trusts the run's authority: through ``ServerTrust`` on Apple platforms and on libcurl
+        /// (there, the authority alone, from memory); on Linux's URLSession through the system bundle, the one way
+        /// FoundationNetworking can be told (the test runs in a namespace where the bundle holds it).
+        static func trustingTransport() throws -> any HTTPTransport {
             let authority = try testAuthority()
-            guard ServerTrust.isSupported else { return URLSessionTransport() }
-            return URLSessionTransport(
-                configuration: .init(serverTrust: ServerTrust(certificateAuthorities: [authority])))
+            if TestTransport.current == .curl {
+                return TestTransport.make(
+                    serverTrust: ServerTrust(certificateAuthorities: [authority], trustsSystemAuthorities: false))
+            }
+            guard ServerTrust.isSupported else { return TestTransport.make() }
+            return TestTransport.make(serverTrust: ServerTrust(certificateAuthorities: [authority]))
         }
 
         @Test func aServerSignedByATrustedAuthorityAnswers() async throws {
@@ -74,8 +77,8 @@ extension RealServerTests {
         }
 
         @Test func aPolicyWithAPinNoCertificateCarriesIsRefusedOnceWithoutRetry() async throws {
-            // On Apple platforms the handshake completes and the pin check refuses the chain; on Linux, where a pin
-            // cannot be checked, the transport refuses before connecting. Either way: no request reaches the
+            // On Apple platforms and on libcurl the handshake completes and the pin check refuses the chain; on
+            // Linux's URLSession, where a pin cannot be checked, the transport refuses before connecting. Either way: no request reaches the
             // server, the error is a refused certificate, and retry does not ask again.
             let before = try await Self.stats()
             let key = FaultServer.newKey("tls-pin")
@@ -84,7 +87,7 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(before.port)")!,
-                transport: URLSessionTransport(configuration: .init(serverTrust: policy)),
+                transport: TestTransport.make(serverTrust: policy),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
@@ -93,7 +96,7 @@ extension RealServerTests {
             #expect(error?.transportError?.secureConnectionFailure == .certificate)
             #expect(counter.sent == 1)
             #expect(try await FaultServer.hits(key).count == 0)
-            if !ServerTrust.isSupported {
+            if !ServerTrust.isSupported, TestTransport.current == .urlSession {
                 #expect(error?.message.contains("nothing was sent") == true)
                 #expect(try await Self.stats().connections == before.connections)
             }

@@ -34,7 +34,7 @@ extension RealServerTests {
         @Test func postOnAConnectionTheServerClosedArrivesWholeOrFailsFast() async throws {
             let key = FaultServer.newKey("pooled-post-bug")
             let client = try await FaultServer.client(
-                transport: URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 1)))
+                transport: TestTransport.make(maximumConnectionsPerHost: 1))
             _ = try await client.send(NetworkRequest<Data>(path: "/keepalive-close", query: Faults.query(key)))
             let start = ContinuousClock.now
             var failure: (any Error)?

@@ -1,0 +1,110 @@
+import Foundation
+import Networking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Part 6: the libcurl transport on loopback (nginx, 1 KB JSON) against raw `URLSession.data(for:)` and against the
+/// engine alone (`curl_easy_perform` in a loop), in interleaved rounds of one run; and the CPU it spends per
+/// request at 16 callers.
+struct CurlBenchmark {
+    struct Result {
+        /// Requests per second at 1 and 16 callers: raw URLSession, the full chain on libcurl.
+        let raw: [Int: Double]
+        let chain: [Int: Double]
+        /// The bare engine loop through a multi handle (as the transport drives libcurl), 1 caller.
+        let engine: Double
+        /// The same with `curl_easy_perform`, for comparison.
+        let easyPerform: Double
+        /// User and system CPU per request of the full chain on libcurl at 16 callers, in microseconds.
+        let cpuMicroseconds: Double
+    }
+
+    let rounds: Int
+    let requestsPerRound: Int
+
+    func run(payload: Data) async throws -> Result {
+        let server = try NginxServer(payload: payload)
+        defer { server.stop() }
+        let raw = RawBaseline(url: server.payloadURL)
+        let client = try NetworkClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: try CurlTransport(),
+            behavior: FullChain.make())
+        let request = NetworkRequest<Data>(path: "/payload.json")
+        let url = server.payloadURL.absoluteString
+        _ = try await Measure.throughput(total: 500, concurrency: 4) { try await raw.get() }
+        _ = try await Measure.throughput(total: 500, concurrency: 4) { _ = try await client.send(request) }
+        _ = try CurlBareLoop.sequentialGets(url: url, count: 200)
+        var rawRates: [Int: [Double]] = [:]
+        var chainRates: [Int: [Double]] = [:]
+        var engine: [Double] = []
+        var easyPerform: [Double] = []
+        var cpu: [Double] = []
+        for round in 0..<rounds {
+            for concurrency in [1, 16] {
+                let chainFirst = round % 2 == 0
+                if chainFirst {
+                    chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu))
+                }
+                rawRates[concurrency, default: []].append(
+                    try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
+                        try await raw.get()
+                    })
+                if !chainFirst {
+                    chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu))
+                }
+            }
+            engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
+            easyPerform.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound, multi: false))
+        }
+        return Result(
+            raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),
+            engine: Measure.median(engine), easyPerform: Measure.median(easyPerform),
+            cpuMicroseconds: Measure.median(cpu))
+    }
+
+    private func chain(
+        _ client: NetworkClient, _ request: NetworkRequest<Data>, _ concurrency: Int, _ cpu: inout [Double]
+    ) async throws -> Double {
+        let before = Self.cpuSeconds()
+        let rate = try await Measure.throughput(total: requestsPerRound, concurrency: concurrency) {
+            _ = try await client.send(request)
+        }
+        if concurrency == 16 { cpu.append((Self.cpuSeconds() - before) / Double(requestsPerRound) * 1e6) }
+        return rate
+    }
+
+    /// User plus system CPU time of this process, in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func describe(_ result: Result) -> String {
+        func number(_ value: Double?) -> String { String(format: "%.0f", value ?? .nan) }
+        return """
+            6. The libcurl transport on loopback (nginx, 1 KB JSON): req/s
+               callers   raw data(for:)   client + chain on libcurl   engine alone (multi loop; easy_perform)
+               1         \(number(result.raw[1]).padding(toLength: 17, withPad: " ", startingAt: 0))\
+            \(number(result.chain[1]).padding(toLength: 28, withPad: " ", startingAt: 0))\(number(result.engine)); \(number(result.easyPerform))
+               16        \(number(result.raw[16]).padding(toLength: 17, withPad: " ", startingAt: 0))\(number(result.chain[16]))
+               CPU per request, client + chain on libcurl at 16 callers: \(String(format: "%.1f", result.cpuMicroseconds)) µs
+            """
+    }
+
+    static func addTargets(_ result: Result, to summary: inout TargetSummary) {
+        summary.atLeast("curl-1-caller", (result.chain[1] ?? .nan) / (result.raw[1] ?? .nan), "ratio", 3.0)
+        summary.atLeast("curl-16-callers", (result.chain[16] ?? .nan) / (result.raw[16] ?? .nan), "ratio", 8.0)
+        summary.atLeast("curl-vs-engine", (result.chain[1] ?? .nan) / result.engine, "ratio", 0.80)
+        summary.atMost("curl-cpu-per-request", result.cpuMicroseconds, "µs", 100, digits: 1)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Networking
+
+/// Memory of the libcurl transport, each figure from a fresh process (`--curl-memory-phase KIND URL`):
+/// `slow-reader-rss`, the growth of peak RSS while 200 MiB are read slowly through `stream` (the transfer must pause,
+/// not pile the body up), and `inflight-10k`, the growth of peak RSS per call while 10,000 calls through the full
+/// chain are in flight at once (all must succeed).
+enum CurlMemoryBenchmark {
+    struct Result {
+        let slowReaderGrowthMiB: Double
+        let slowReaderSeconds: Double
+        let inflightKiBPerCall: Double
+        let inflightSeconds: Double
+    }
+
+    static let slowBytes = 200 << 20
+    static let inflightCalls = 10_000
+
+    static func run() throws -> Result {
+        let server = try NginxServer(payload: ChainBenchmark.Payload.oneKilobyte)
+        defer { server.stop() }
+        let file = server.directory.appendingPathComponent("www/slow.bin")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw BenchmarkError("cannot create \(file.path)")
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(slowBytes))
+        try handle.close()
+        chmod(file.path, 0o644)
+        let slow = try phase(["slow", "http://127.0.0.1:\(server.port)/slow.bin"])
+        let inflight = try phase(["inflight", server.payloadURL.absoluteString])
+        return Result(
+            slowReaderGrowthMiB: slow.0 / 1024, slowReaderSeconds: slow.1,
+            inflightKiBPerCall: inflight.0 / Double(inflightCalls), inflightSeconds: inflight.1)
+    }
+
+    /// Runs one phase in a fresh process; returns its RSS growth in KiB and its seconds.
+    private static func phase(_ arguments: [String]) throws -> (Double, Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--curl-memory-phase"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let parts = output.split(whereSeparator: \.isWhitespace)
+        guard process.terminationStatus == 0, parts.count == 2, let growth = Double(parts[0]),
+            let seconds = Double(parts[1])
+        else { throw BenchmarkError("the \(arguments[0]) phase failed: \(output)") }
+        return (growth, seconds)
+    }
+
+    /// The child process: prints the growth of peak RSS (KiB) over the phase, and its seconds.
+    static func childPhase(kind: String, url: String) async throws {
+        guard let target = URL(string: url) else { throw BenchmarkError("bad URL \(url)") }
+        let client = try NetworkClient(
+            configuration: .init(
+                baseURL: target.deletingLastPathComponent(), transport: try CurlTransport(),
+                behavior: FullChain.make(), timeout: .seconds(120), deadline: .seconds(600)))
+        let request = NetworkRequest<Data>(path: "/" + target.lastPathComponent)
+        _ = try await client.send(NetworkRequest<Data>(path: "/payload.json"))
+        let before = Measure.peakResidentKiB()
+        let start = ContinuousClock.now
+        if kind == "slow" {
+            let stream = try await client.stream(request)
+            var total = 0
+            var sinceNap = 0
+            for try await chunk in stream.body {
+                total += chunk.count
+                sinceNap += chunk.count
+                // A reader at about 100 MiB/s: far slower than loopback, so the transfer must pause.
+                if sinceNap >= 1 << 20 {
+                    sinceNap = 0
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            guard total == slowBytes else { throw BenchmarkError("read \(total) bytes of \(slowBytes)") }
+        } else {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<inflightCalls { group.addTask { try await client.send(request).count } }
+                var succeeded = 0
+                for try await _ in group { succeeded += 1 }
+                guard succeeded == inflightCalls else { throw BenchmarkError("\(succeeded) calls succeeded") }
+            }
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        print(Measure.peakResidentKiB() - before, seconds)
+    }
+
+    static func describe(_ result: Result) -> String {
+        String(
+            format: "7. libcurl memory: %d MiB read slowly through stream in %.1f s, peak RSS growth %.1f MiB;"
+                + " %d calls in flight at once (full chain) in %.1f s, peak RSS growth %.1f KiB per call",
+            slowBytes >> 20, result.slowReaderSeconds, result.slowReaderGrowthMiB, inflightCalls,
+            result.inflightSeconds, result.inflightKiBPerCall)
+    }
+
+    static func addTargets(_ result: Result, to summary: inout TargetSummary) {
+        summary.atMost("slow-reader-rss", result.slowReaderGrowthMiB, "MiB", 16, digits: 1)
+        summary.atMost("inflight-10k", result.inflightKiBPerCall, "KiB", 16, digits: 1)
+    }
+}

@@ -1,0 +1,37 @@
+import NetworkingCore
+
+/// libcurl's result codes, classified into the same ``TransportError`` cases as the URLSession transport's
+/// failures. libcurl's code and words stay in the message for diagnosis.
+enum CurlFailure {
+    /// The error for a transfer that ended with `code`.
+    static func error(code: Int32, message: String) -> TransportError {
+        let (kind, tls) = classify(code, message: message)
+        return TransportError(kind, "\(message) (libcurl error \(code))", secureConnectionFailure: tls)
+    }
+
+    /// By code where the code is precise; by libcurl's words, read as the URLSession transport reads them on Linux,
+    /// where one code covers several failures (a receive error is a lost connection unless it names broken chunked
+    /// framing; a weird reply is classified by what it says).
+    static func classify(_ code: Int32, message: String) -> (
+        TransportError.Code, TransportError.SecureConnectionFailure?
+    ) {
+        switch code {
+        case 5, 6: (.cannotFindHost, nil)  // COULDNT_RESOLVE_PROXY, COULDNT_RESOLVE_HOST
+        case 7, 97: (.cannotConnect, nil)  // COULDNT_CONNECT, PROXY (the proxy refused the tunnel)
+        case 28: (.timedOut, nil)  // OPERATION_TIMEDOUT
+        // PARTIAL_FILE (a body cut short), SEND_ERROR, RECV_ERROR, SEND_FAIL_REWIND, HTTP2, HTTP2_STREAM
+        case 18, 55, 56, 65, 16, 92:
+            LibcurlMessage.classify(message).0 == .badServerResponse
+                ? (.badServerResponse, nil) : (.connectionLost, nil)
+        // GOT_NOTHING, BAD_CONTENT_ENCODING, UNSUPPORTED_PROTOCOL (HTTP/0.9 or garbage where a status line goes)
+        case 52, 61, 1: (.badServerResponse, nil)
+        case 47: (.tooManyRedirects, nil)
+        case 63: (.responseTooLarge, nil)  // FILESIZE_EXCEEDED
+        // PEER_FAILED_VERIFICATION, SSL_CACERT_BADFILE, SSL_PINNEDPUBKEYNOTMATCH, SSL_INVALIDCERTSTATUS
+        case 60, 77, 90, 91: (.secureConnectionFailed, .certificate)
+        // SSL_CONNECT_ERROR, SSL_ENGINE_*, SSL_CERTPROBLEM, SSL_CIPHER, SSL_SHUTDOWN_FAILED, SSL_CLIENTCERT
+        case 35, 53, 54, 58, 59, 80, 98: (.secureConnectionFailed, .handshake)
+        default: LibcurlMessage.classify(message)
+        }
+    }
+}

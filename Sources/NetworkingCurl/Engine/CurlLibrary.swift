@@ -1,0 +1,71 @@
+import CCurlShim
+import Foundation
+import NetworkingHTTP
+
+/// One loaded libcurl: its functions, found at run time (`dlopen`/`dlsym`), and `curl_global_init` run once.
+///
+/// The table is written once, before the value is shared, and only read after: the class is immutable.
+final class CurlLibrary: @unchecked Sendable {
+    /// The functions of the library.
+    let api: UnsafeMutablePointer<ncurl_api>
+    /// libcurl's version number, such as `0x075801` for 7.88.1.
+    let versionNumber: UInt32
+    /// libcurl's version, such as `7.88.1`.
+    let version: String
+
+    /// The name of libcurl's runtime library on Linux (its ABI has been version 4 since 2006).
+    static let defaultName = "libcurl.so.4"
+
+    /// The library every `CurlTransport` uses unless told otherwise: loaded, and initialized, once per process.
+    static let system: Result<CurlLibrary, CurlUnavailableError> = load(defaultName)
+
+    /// The library named `name`: `system` for the default one, a fresh look-up (not initialized twice) for another.
+    static func named(_ name: String) -> Result<CurlLibrary, CurlUnavailableError> {
+        name == defaultName ? system : load(name)
+    }
+
+    private static func load(_ name: String) -> Result<CurlLibrary, CurlUnavailableError> {
+        do throws(CurlUnavailableError) {
+            return .success(try CurlLibrary(name: name))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private init(name: String) throws(CurlUnavailableError) {
+        let api = UnsafeMutablePointer<ncurl_api>.allocate(capacity: 1)
+        api.initialize(to: ncurl_api())
+        var message = [CChar](repeating: 0, count: 512)
+        let status = ncurl_open(name, api, &message, Int32(message.count))
+        guard status == 0 else {
+            api.deallocate()
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw CurlUnavailableError(library: name, reason: text)
+        }
+        self.api = api
+        versionNumber = ncurl_version_number(api)
+        version = String(cString: ncurl_version_text(api))
+        guard versionNumber >= Self.oldestVersion else {
+            throw CurlUnavailableError(library: name, reason: "libcurl \(version) is older than 7.68.0")
+        }
+        // CURL_GLOBAL_ALL (SSL and Win32 set-up); libcurl counts calls, so FoundationNetworking's own is harmless.
+        let initialized = api.pointee.global_init(3)
+        guard initialized == 0 else {
+            throw CurlUnavailableError(library: name, reason: "curl_global_init failed with code \(initialized)")
+        }
+    }
+
+    /// 7.68.0: `curl_multi_poll` (7.66) and `curl_multi_wakeup` (7.68), which the loop needs.
+    static let oldestVersion: UInt32 = 0x07_44_00
+    /// 7.77.0: `CURLOPT_CAINFO_BLOB`, for authorities in memory.
+    static let caInfoBlobVersion: UInt32 = 0x07_4D_00
+
+    /// Whether this libcurl takes certificate authorities from memory.
+    var supportsCAInfoBlob: Bool { versionNumber >= Self.caInfoBlobVersion }
+
+    /// libcurl's text for an error code.
+    func describe(_ code: Int32) -> String {
+        guard let text = api.pointee.easy_strerror(code) else { return "libcurl error \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,163 @@
+import CCurlShim
+import Foundation
+import NetworkingCore
+import NetworkingHTTP
+
+/// The one thread of a transport that owns its multi handle: every libcurl call on a transfer that has been handed
+/// over happens here. Callers hand work over through a locked queue and wake the thread with `curl_multi_wakeup`;
+/// the thread sleeps in `curl_multi_poll` until a socket, a libcurl timer or a wake-up needs it.
+///
+/// Only the queue is shared (a ``LockedBox``); `active` and the multi handle are touched by the loop thread alone,
+/// hence `@unchecked Sendable`.
+final class CurlLoop: @unchecked Sendable {
+    /// Work handed to the loop thread.
+    enum Command {
+        /// Start a prepared transfer.
+        case add(CurlTransfer)
+        /// Stop a transfer now (its caller cancelled, or the reader went away), ending it with `error`.
+        case cancel(CurlTransfer, any Error)
+        /// The reader drained its buffer: receive again.
+        case resumeReceiving(CurlTransfer)
+        /// The upload has bytes again: send again.
+        case resumeSending(CurlTransfer)
+        /// End every transfer and the thread.
+        case stop
+    }
+
+    let library: CurlLibrary
+    private let multi: UnsafeMutableRawPointer
+    /// Commands waiting for the loop thread, and whether it has stopped (after which the multi handle is gone).
+    private let queue = LockedBox((commands: [Command](), stopped: false))
+    /// Transfers in the multi handle, by easy handle (loop thread only).
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Transfers whose head completed during the current round, to hand to their callers at its end.
+    private var readyHeads: [CurlTransfer] = []
+
+    init(library: CurlLibrary, configuration: CurlTransport.Configuration) throws(CurlUnavailableError) {
+        self.library = library
+        guard let multi = library.api.pointee.multi_init() else {
+            throw CurlUnavailableError(library: configuration.libraryName, reason: "curl_multi_init failed")
+        }
+        self.multi = multi
+        let api = library.api
+        _ = ncurl_multi_setopt_long(
+            api, multi, CurlOption.multiMaxConnects, max(1, configuration.maximumPooledConnections))
+        _ = ncurl_multi_setopt_long(
+            api, multi, CurlOption.multiMaxHostConnections, max(0, configuration.maximumConnectionsPerHost))
+        // CURLPIPE_MULTIPLEX (2): concurrent calls to one HTTP/2 origin share its connection.
+        _ = ncurl_multi_setopt_long(api, multi, CurlOption.multiPipelining, 2)
+        let thread = Thread { [self] in run() }
+        thread.name = "Networking.CurlTransport"
+        thread.start()
+    }
+
+    /// Hands `command` to the loop thread, waking it if the queue was empty (otherwise a wake-up is on its way).
+    /// The wake-up happens under the queue's lock, so it can never reach a multi handle the stopping thread freed.
+    func submit(_ command: Command) {
+        let refused = queue.withLock { queue -> Bool in
+            guard !queue.stopped else { return true }
+            queue.commands.append(command)
+            if queue.commands.count == 1 { _ = library.api.pointee.multi_wakeup(multi) }
+            return false
+        }
+        if refused, case .add(let transfer) = command { transfer.fail(CancellationError()) }
+    }
+
+    private func run() {
+        let api = library.api
+        var running: Int32 = 0
+        var ready: Int32 = 0
+        while true {
+            let commands = queue.withLock { queue in
+                defer { queue.commands.removeAll(keepingCapacity: true) }
+                return queue.commands
+            }
+            for (index, command) in commands.enumerated() where !handle(command) {
+                stopAll(dropping: commands[(index + 1)...])
+                return
+            }
+            _ = api.pointee.multi_perform(multi, &running)
+            var easy: UnsafeMutableRawPointer?
+            var result: Int32 = 0
+            while ncurl_multi_next_done(api, multi, &easy, &result) == 1 {
+                guard let easy, let transfer = active.removeValue(forKey: easy) else { continue }
+                _ = api.pointee.multi_remove_handle(multi, easy)
+                transfer.complete(result: result)
+            }
+            for transfer in readyHeads { transfer.deliverHead() }
+            readyHeads.removeAll(keepingCapacity: true)
+            // A short spin before sleeping: a caller answered a moment ago often sends its next request within
+            // microseconds, and catching it awake spares two thread wake-ups (each tens of microseconds).
+            let spinUntil = ContinuousClock.now.advanced(by: Self.spin)
+            var idle = true
+            while ContinuousClock.now < spinUntil {
+                _ = api.pointee.multi_poll(multi, nil, 0, 0, &ready)
+                if ready > 0 || queue.withLock({ !$0.commands.isEmpty }) {
+                    idle = false
+                    break
+                }
+            }
+            if idle { _ = api.pointee.multi_poll(multi, nil, 0, 1000, &ready) }
+        }
+    }
+
+    /// How long the loop stays awake, polling, before it sleeps.
+    static let spin = Duration.microseconds(100)
+
+    /// Notes that `transfer`'s head is complete (loop thread, from its header callback).
+    func headReady(_ transfer: CurlTransfer) {
+        readyHeads.append(transfer)
+    }
+
+    /// Runs one command; `false` for ``Command/stop``.
+    private func handle(_ command: Command) -> Bool {
+        let api = library.api
+        switch command {
+        case .add(let transfer):
+            guard !transfer.isEnded else {
+                transfer.release()
+                return true
+            }
+            active[transfer.easy] = transfer
+            let added = api.pointee.multi_add_handle(multi, transfer.easy)
+            if added != 0 {
+                active[transfer.easy] = nil
+                transfer.fail(TransportError(.other, "libcurl refused the transfer (multi code \(added))"))
+            }
+        case .cancel(let transfer, let error):
+            guard active[transfer.easy] === transfer, active.removeValue(forKey: transfer.easy) != nil else {
+                // Not started (it never will be: it has ended) or finished already: only its handle to free.
+                transfer.release()
+                return true
+            }
+            _ = api.pointee.multi_remove_handle(multi, transfer.easy)
+            transfer.fail(error)
+        case .resumeReceiving(let transfer):
+            guard active[transfer.easy] === transfer else { return true }
+            transfer.resumeReceiving()
+        case .resumeSending(let transfer):
+            guard active[transfer.easy] === transfer else { return true }
+            transfer.resumeSending()
+        case .stop:
+            return false
+        }
+        return true
+    }
+
+    /// Ends every transfer as cancelled, then frees the multi handle once no caller can wake it any more.
+    private func stopAll(dropping rest: ArraySlice<Command>) {
+        let api = library.api
+        for (easy, transfer) in active {
+            _ = api.pointee.multi_remove_handle(multi, easy)
+            transfer.fail(CancellationError())
+        }
+        active = [:]
+        let late = queue.withLock { queue in
+            queue.stopped = true
+            defer { queue.commands.removeAll() }
+            return queue.commands
+        }
+        for case .add(let transfer) in Array(rest) + late { transfer.fail(CancellationError()) }
+        _ = api.pointee.multi_cleanup(multi)
+    }
+}

@@ -1,0 +1,93 @@
+import CCurlShim
+import Foundation
+import NetworkingCore
+import NetworkingHTTP
+import NetworkingTLS
+
+extension CurlTransfer {
+    /// Sets every option of the request on the easy handle (caller's thread, before the hand-over). Returns why the
+    /// request cannot be sent, or `nil`.
+    func configure(_ settings: CurlSettings) -> String? {
+        let api = self.api
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        guard let url = request.url?.absoluteString else { return "the request's target cannot form a URL" }
+        var failed: [String] = []
+        func check(_ result: Int32, _ what: String) {
+            if result != 0 { failed.append("\(what): \(loop.library.describe(result))") }
+        }
+        check(CurlText.set(api, easy, CurlOption.url, url), "URL")
+        _ = ncurl_setopt_long(api, easy, CurlOption.noSignal, 1)
+        // Reads of up to 128 KiB: a large body arrives in an eighth of the callbacks of libcurl's 16 KiB default
+        // (the buffer is allocated only while the transfer runs).
+        _ = ncurl_setopt_long(api, easy, CurlOption.bufferSize, 128 * 1024)
+        _ = ncurl_setopt_long(api, easy, CurlOption.followLocation, 0)
+        _ = ncurl_setopt_long(api, easy, CurlOption.pathAsIs, 1)
+        _ = ncurl_setopt_long(api, easy, CurlOption.protocols, CurlOption.protocolsHTTPAndHTTPS)
+        _ = ncurl_setopt_long(api, easy, CurlOption.suppressConnectHeaders, 1)
+        // Over TLS, a new call waits for a connection being set up, which may turn out to carry HTTP/2, rather
+        // than open another; plain-HTTP connections are never shared, so there it would only make calls queue.
+        if request.url?.scheme?.lowercased() == "https" { _ = ncurl_setopt_long(api, easy, CurlOption.pipeWait, 1) }
+        _ = ncurl_setopt_pointer(api, easy, CurlOption.errorBuffer, errorBuffer)
+        _ = ncurl_setopt_data_fn(api, easy, CurlOption.writeFunction, CurlCallbacks.write)
+        _ = ncurl_setopt_pointer(api, easy, CurlOption.writeData, user)
+        _ = ncurl_setopt_data_fn(api, easy, CurlOption.headerFunction, CurlCallbacks.header)
+        _ = ncurl_setopt_pointer(api, easy, CurlOption.headerData, user)
+        let version = settings.http1Only ? CurlOption.httpVersion1_1 : CurlOption.httpVersion2TLS
+        _ = ncurl_setopt_long(api, easy, CurlOption.httpVersion, version)
+        settings.applyProxy(to: easy, api: api, check: check)
+        settings.applyTrust(to: easy, api: api, check: check)
+        configureMethodAndBody(user: user)
+        configureHeaders()
+        return failed.isEmpty ? nil : failed.joined(separator: "; ")
+    }
+
+    private func configureMethodAndBody(user: UnsafeMutableRawPointer) {
+        let method = request.method.rawValue
+        let body = request.body
+        let sendsBody = !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method)
+        if method == "HEAD" {
+            _ = ncurl_setopt_long(api, easy, CurlOption.noBody, 1)
+            return
+        }
+        guard sendsBody else {
+            if method != "GET" { _ = CurlText.set(api, easy, CurlOption.customRequest, method) }
+            return
+        }
+        // POST mode with the read callback: libcurl sends Content-Length (or chunked when the length is unknown)
+        // and asks for the bytes as it sends them. The method is then named as the request says.
+        _ = ncurl_setopt_long(api, easy, CurlOption.post, 1)
+        if method != "POST" { _ = CurlText.set(api, easy, CurlOption.customRequest, method) }
+        let upload = CurlUpload(body, observer: observer)
+        self.upload = upload
+        _ = ncurl_setopt_offset(api, easy, CurlOption.postFieldSizeLarge, upload.length ?? -1)
+        _ = ncurl_setopt_data_fn(api, easy, CurlOption.readFunction, CurlCallbacks.read)
+        _ = ncurl_setopt_pointer(api, easy, CurlOption.readData, user)
+        _ = ncurl_setopt_seek_fn(api, easy, CurlOption.seekFunction, CurlCallbacks.seek)
+        _ = ncurl_setopt_pointer(api, easy, CurlOption.seekData, user)
+        upload.start(body) { [weak self] in
+            guard let self else { return }
+            loop.submit(.resumeSending(self))
+        }
+    }
+
+    /// The request's fields as written (an empty value as `Name;`, libcurl's spelling for it), and libcurl's own
+    /// defaults removed unless the request sets them: `Accept`, `Expect` (no 100-continue round trip), and the
+    /// form `Content-Type` that POST mode would add.
+    private func configureHeaders() {
+        var list: UnsafeMutableRawPointer?
+        let fields = request.headerFields
+        for field in fields {
+            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
+            list = api.pointee.slist_append(list, line)
+        }
+        if fields[.accept] == nil { list = api.pointee.slist_append(list, "Accept:") }
+        if fields[HTTPField.Name("Expect")] == nil { list = api.pointee.slist_append(list, "Expect:") }
+        if upload != nil, fields[.contentType] == nil { list = api.pointee.slist_append(list, "Content-Type:") }
+        if fields[.acceptEncoding] == nil {
+            // libcurl names the codings it decodes (gzip, deflate, br, zstd as built) and decodes them.
+            _ = CurlText.set(api, easy, CurlOption.acceptEncoding, "")
+        }
+        headerList = list
+        _ = ncurl_setopt_pointer(api, easy, CurlOption.httpHeader, list)
+    }
+}

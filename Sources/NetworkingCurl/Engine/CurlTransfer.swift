@@ -1,0 +1,206 @@
+import CCurlShim
+import Foundation
+import NetworkingCore
+import NetworkingHTTP
+
+/// One request on libcurl: its easy handle, the caller waiting for the head, and the body's producer side.
+///
+/// Made and configured on the caller's thread, then handed to the loop thread, which alone touches it from then on
+/// (callbacks, pause and resume, completion). What the caller's side still touches after the hand-over is in
+/// `shared`, behind a lock; hence `@unchecked Sendable`.
+final class CurlTransfer: @unchecked Sendable {
+    typealias Head = (HTTPResponse, HTTPBody)
+
+    /// What the caller's side and the loop thread share.
+    struct Shared {
+        /// The caller waiting for the head; `nil` before it waits and once it has an answer.
+        var continuation: CheckedContinuation<Head, any Error>?
+        /// Set once the call has an outcome (or was cancelled): the transfer must not start, or must stop.
+        var ended = false
+    }
+
+    let easy: UnsafeMutableRawPointer
+    let loop: CurlLoop
+    let request: HTTPRequest
+    let observer: (any AttemptObserver)?
+    let bufferLimit: Int
+    let shared = LockedBox(Shared())
+    /// libcurl's text for the last failure (CURLOPT_ERRORBUFFER, CURL_ERROR_SIZE bytes).
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+    var headerList: UnsafeMutableRawPointer?
+    var upload: CurlUpload?
+
+    // Loop thread only, from the hand-over on.
+    var head = CurlHeadParser()
+    var body: BodyBuffer?
+    /// The head and body opened but not yet handed to the caller.
+    var pendingHead: Head?
+    var pausedReceiving = false
+    var pausedSending = false
+    private var released = false
+
+    var api: UnsafeMutablePointer<ncurl_api> { loop.library.api }
+    var isEnded: Bool { shared.withLock { $0.ended } }
+
+    init(easy: UnsafeMutableRawPointer, loop: CurlLoop, request: HTTPRequest, bufferLimit: Int) {
+        self.easy = easy
+        self.loop = loop
+        self.request = request
+        self.observer = TransferObservation.attempt
+        self.bufferLimit = bufferLimit
+        errorBuffer.initialize(repeating: 0, count: 256)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    /// Waits for the head: hands the transfer to the loop once the caller waits, and stops it when the calling
+    /// task is cancelled.
+    func start() async throws -> Head {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Head, any Error>) in
+                let waiting = shared.withLock { shared in
+                    guard !shared.ended else { return false }
+                    shared.continuation = continuation
+                    return true
+                }
+                if waiting {
+                    loop.submit(.add(self))
+                } else {
+                    continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            let continuation = shared.withLock { shared in
+                shared.ended = true
+                defer { shared.continuation = nil }
+                return shared.continuation
+            }
+            continuation?.resume(throwing: CancellationError())
+            loop.submit(.cancel(self, CancellationError()))
+        }
+    }
+
+    /// The head is complete (loop thread): the body opens, fed from now on; the caller gets both at
+    /// ``deliverHead()``, once libcurl's current round of work is done, so that a small response is usually
+    /// complete by the time its caller wakes (one thread hop per call, not three).
+    func openBody() {
+        guard body == nil else { return }
+        let response = head.response(url: request.url)
+        let decoded = response.headerFields[.contentEncoding].map { !$0.isEmpty && $0 != "identity" } ?? false
+        let length = decoded ? nil : head.contentLength
+        let (stream, _) = HTTPBody.makeStream(length: length, bufferLimit: bufferLimit) { [weak self] in
+            guard let self else { return }
+            loop.submit(.resumeReceiving(self))
+        }
+        guard let buffer = stream.buffer else { return }
+        body = buffer
+        buffer.onTermination { [weak self] termination in
+            if case .finished = termination.outcome { return }
+            guard let self else { return }
+            shared.withLock { $0.ended = true }
+            loop.submit(.cancel(self, CancellationError()))
+        }
+        observer?.responseHeadReceived(response)
+        pendingHead = (response, stream)
+        loop.headReady(self)
+    }
+
+    /// Hands the head and its body to the caller, if not done yet (loop thread).
+    func deliverHead() {
+        guard let head = pendingHead else { return }
+        pendingHead = nil
+        let continuation = shared.withLock { shared in
+            defer { shared.continuation = nil }
+            return shared.continuation
+        }
+        if let continuation {
+            continuation.resume(returning: head)
+        } else {
+            body?.finish(.cancelled)
+        }
+    }
+
+    /// Body bytes arrived (loop thread). Returns what libcurl must be told: the count taken, or 0 to stop.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if body == nil { openBody() }
+        guard let body else { return 0 }
+        if body.yield(Data(bytes)) { return bytes.count }
+        if body.isTerminated { return 0 }
+        // Full: the chunk is kept, and receiving pauses until the reader drains half the buffer.
+        pausedReceiving = true
+        applyPause()
+        return bytes.count
+    }
+
+    func resumeReceiving() {
+        guard pausedReceiving else { return }
+        pausedReceiving = false
+        applyPause()
+    }
+
+    func resumeSending() {
+        guard pausedSending else { return }
+        pausedSending = false
+        applyPause()
+    }
+
+    private func applyPause() {
+        let bits = (pausedReceiving ? CurlOption.pauseReceive : 0) | (pausedSending ? CurlOption.pauseSend : 0)
+        _ = api.pointee.easy_pause(easy, bits)
+    }
+
+    /// libcurl finished the transfer (loop thread, already out of the multi handle).
+    func complete(result: Int32) {
+        reportMetrics()
+        if result == 0 {
+            if body == nil { openBody() }
+            end(nil)
+        } else {
+            let headFailure = head.failure.map {
+                TransportError(.other, "\($0) (\(errorMessage(result)), libcurl error \(result))")
+            }
+            end(headFailure ?? upload?.failure ?? CurlFailure.error(code: result, message: errorMessage(result)))
+        }
+    }
+
+    /// Ends the transfer with `error` (loop thread, out of the multi handle, or never in it).
+    func fail(_ error: any Error) {
+        end(error)
+    }
+
+    private func end(_ error: (any Error)?) {
+        // The body ends first, then its caller wakes to find it complete.
+        if let error {
+            body?.finish(error is CancellationError ? .cancelled : .failed(error))
+        } else {
+            body?.finish(.finished)
+        }
+        deliverHead()
+        let continuation = shared.withLock { shared in
+            shared.ended = true
+            defer { shared.continuation = nil }
+            return shared.continuation
+        }
+        if let continuation {
+            continuation.resume(throwing: error ?? TransportError(.badServerResponse, "no HTTP response head came"))
+        }
+        release()
+    }
+
+    /// Frees the easy handle and what it points to; once.
+    func release() {
+        guard !released else { return }
+        released = true
+        upload?.stop()
+        api.pointee.easy_cleanup(easy)
+        if let headerList { api.pointee.slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    private func errorMessage(_ code: Int32) -> String {
+        let detail = String(cString: errorBuffer)
+        return detail.isEmpty ? loop.library.describe(code) : detail
+    }
+}

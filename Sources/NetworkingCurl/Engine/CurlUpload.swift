@@ -1,0 +1,148 @@
+import Foundation
+import NetworkingCore
+import NetworkingHTTP
+
+/// The request body as libcurl reads it, on demand: bytes in memory are copied from where they are (and can be
+/// rewound); any other body (a file, a producer) is pulled one chunk ahead by a task, which waits until libcurl has
+/// taken the chunk before reading the next. While no chunk is ready, libcurl's sending pauses and the task wakes it.
+final class CurlUpload: Sendable {
+    struct State {
+        var pending = Data()
+        var offset = 0
+        var finished = false
+        var failure: TransportError?
+        /// libcurl asked for bytes when none were ready: its sending is paused until the next chunk.
+        var starving = false
+        var demand: CheckedContinuation<Void, Never>?
+        var stopped = false
+        var sent: Int64 = 0
+    }
+
+    private let state = LockedBox(State())
+    private let bytes: Data?
+    private let pump = LockedBox<Task<Void, Never>?>(nil)
+    /// The announced length, or `nil` (sent chunked).
+    let length: Int64?
+    /// Where to report bytes sent.
+    let observer: (any AttemptObserver)?
+
+    init(_ body: HTTPBody, observer: (any AttemptObserver)?) {
+        self.bytes = body.data
+        self.length = body.length
+        self.observer = observer
+    }
+
+    /// Starts pulling a produced body; `wake` tells the loop that sending may resume.
+    func start(_ body: HTTPBody, wake: @escaping @Sendable () -> Void) {
+        guard bytes == nil else { return }
+        let length = length
+        let task = Task { [state] in
+            var count: Int64 = 0
+            do {
+                for try await chunk in body where !chunk.isEmpty {
+                    count += Int64(chunk.count)
+                    if let length, count > length {
+                        throw TransportError(.other, "the body produced more than the announced \(length) bytes")
+                    }
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let wakeNow = state.withLock { state -> Bool in
+                            state.pending = chunk
+                            state.offset = 0
+                            if state.stopped {
+                                continuation.resume()
+                                return false
+                            }
+                            state.demand = continuation
+                            defer { state.starving = false }
+                            return state.starving
+                        }
+                        if wakeNow { wake() }
+                    }
+                    if state.withLock({ $0.stopped }) { return }
+                }
+                if let length, count != length {
+                    throw TransportError(.other, "the body produced \(count) bytes, not the announced \(length)")
+                }
+            } catch {
+                let failure =
+                    error as? TransportError
+                    ?? TransportError(.other, "the request body failed: \(error); sending stopped")
+                state.withLock { $0.failure = failure }
+            }
+            let wakeNow = state.withLock { state -> Bool in
+                state.finished = true
+                defer { state.starving = false }
+                return state.starving
+            }
+            if wakeNow { wake() }
+        }
+        pump.withLock { $0 = task }
+    }
+
+    /// Copies up to `into.count` bytes for libcurl (loop thread). Returns the count, 0 at the end, or libcurl's
+    /// pause or abort value.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if let bytes {
+            let offset = state.withLock { $0.offset }
+            let count = min(buffer.count, bytes.count - offset)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { source in
+                buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
+            }
+            let sent = state.withLock { state -> Int64 in
+                state.offset += count
+                state.sent += Int64(count)
+                return state.sent
+            }
+            observer?.bytesSent(sent, of: length)
+            return count
+        }
+        let (count, demand, sent): (Int, CheckedContinuation<Void, Never>?, Int64) = state.withLock { state in
+            let available = state.pending.count - state.offset
+            guard available > 0 else {
+                if state.failure != nil { return (CurlOption.readFunctionAbort, nil, 0) }
+                if state.finished { return (0, nil, 0) }
+                state.starving = true
+                return (CurlOption.readFunctionPause, nil, 0)
+            }
+            let count = min(buffer.count, available)
+            state.pending.withUnsafeBytes { source in
+                buffer.baseAddress!.copyMemory(from: source.baseAddress! + state.offset, byteCount: count)
+            }
+            state.offset += count
+            state.sent += Int64(count)
+            guard state.offset == state.pending.count else { return (count, nil, state.sent) }
+            state.pending = Data()
+            state.offset = 0
+            defer { state.demand = nil }
+            return (count, state.demand, state.sent)
+        }
+        demand?.resume()
+        if sent > 0 { observer?.bytesSent(sent, of: length) }
+        return count
+    }
+
+    /// Rewinds to `offset` (libcurl re-sending on a new connection): possible for bytes in memory only.
+    func seek(to offset: Int64) -> Bool {
+        guard let bytes, offset >= 0, offset <= bytes.count else { return false }
+        state.withLock {
+            $0.offset = Int(offset)
+            $0.sent = offset
+        }
+        return true
+    }
+
+    /// Why the body could not be sent, if it failed.
+    var failure: TransportError? { state.withLock { $0.failure } }
+
+    /// Stops pulling: the transfer has ended.
+    func stop() {
+        let demand = state.withLock { state in
+            state.stopped = true
+            defer { state.demand = nil }
+            return state.demand
+        }
+        demand?.resume()
+        pump.withLock { $0?.cancel() }
+    }
+}

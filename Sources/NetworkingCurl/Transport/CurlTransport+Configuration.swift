@@ -1,0 +1,50 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingTLS
+
+extension CurlTransport {
+    /// Settings of a ``CurlTransport``.
+    public struct Configuration: Sendable {
+        /// The most simultaneous connections to one host; further calls wait for one to be free. Default: 32.
+        public var maximumConnectionsPerHost: Int
+        /// The most idle connections kept open for reuse, all hosts together. Default: 64. Below the number of
+        /// concurrent callers, connections are closed and opened again all the time.
+        public var maximumPooledConnections: Int
+        /// Which servers are trusted: the system's authorities by default; your own authorities (in memory, libcurl
+        /// 7.77 or later) and public-key pins. A pin is checked against the server's own (leaf) key.
+        public var serverTrust: ServerTrust
+        /// Which HTTP versions may be used.
+        public var httpVersion: HTTPVersionPolicy
+        /// The proxy. Default: ``ProxySettings/none``; the `http_proxy` family of environment variables is read only
+        /// with ``ProxySettings/environment``.
+        public var proxy: ProxySettings
+        /// The bytes of a response body buffered for a slow reader before the transfer pauses. Default: 1 MiB.
+        public var bodyBufferLimit: Int
+        /// The library to load. Default: `libcurl.so.4`.
+        public var libraryName: String
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - maximumConnectionsPerHost: The most simultaneous connections to one host.
+        ///   - maximumPooledConnections: The most idle connections kept for reuse.
+        ///   - serverTrust: Which servers are trusted.
+        ///   - httpVersion: Which HTTP versions may be used.
+        ///   - proxy: The proxy.
+        ///   - bodyBufferLimit: The bytes buffered for a slow reader before the transfer pauses.
+        ///   - libraryName: The library to load.
+        public init(
+            maximumConnectionsPerHost: Int = 32, maximumPooledConnections: Int = 64, serverTrust: ServerTrust = .system,
+            httpVersion: HTTPVersionPolicy = .automatic, proxy: ProxySettings = .none,
+            bodyBufferLimit: Int = HTTPBody.defaultBufferLimit, libraryName: String = "libcurl.so.4"
+        ) {
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.maximumPooledConnections = maximumPooledConnections
+            self.serverTrust = serverTrust
+            self.httpVersion = httpVersion
+            self.proxy = proxy
+            self.bodyBufferLimit = bodyBufferLimit
+            self.libraryName = libraryName
+        }
+    }
+}

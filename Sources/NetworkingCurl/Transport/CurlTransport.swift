@@ -1,0 +1,74 @@
+import CCurlShim
+import Foundation
+import NetworkingCore
+import NetworkingHTTP
+import NetworkingTLS
+
+/// The `HTTPTransport` on libcurl, found at run time: the default on Linux, where libcurl is already loaded by
+/// FoundationNetworking. No header and no link at build time: a small C target declares the parts of libcurl's
+/// stable ABI it uses and looks them up with `dlopen`.
+///
+/// - **One thread per transport** owns libcurl's multi handle and runs every transfer; calls reach it through a
+///   queue and a wake-up. Make one transport and keep it: it holds the connection pool.
+/// - **One hop, returned at the head**, the body following with real backpressure: a reader slower than the
+///   network pauses the transfer. libcurl's own redirect following is off: the client follows redirects.
+/// - **Raw heads**: response fields arrive one by one, repeated ones separate, names in their case. Nothing is
+///   added to a request that it did not ask for, except `Host`, the body's framing and `Accept-Encoding` (see
+///   below): libcurl's default `Accept`, `Expect: 100-continue` and form `Content-Type` are removed.
+/// - **Compression**: a request without `Accept-Encoding` announces the codings libcurl decodes (gzip, deflate,
+///   and br and zstd when built in) and gets the body decoded; with one, the body comes as the server sent it.
+/// - **Trust**: `ServerTrust` applies fully (own authorities from memory, pins of the server's key).
+/// - **Cancellation** removes the transfer from the engine at once; its connection is closed.
+public final class CurlTransport: HTTPTransport {
+    /// The settings this transport was made with.
+    public let configuration: Configuration
+    private let loop: CurlLoop
+    private let settings: CurlSettings
+
+    /// Creates a transport with its own thread and connection pool.
+    ///
+    /// - Parameter configuration: Settings.
+    /// - Throws: ``CurlUnavailableError`` when libcurl cannot be loaded or lacks what the transport needs.
+    public init(configuration: Configuration = Configuration()) throws(CurlUnavailableError) {
+        self.configuration = configuration
+        let library = try CurlLibrary.named(configuration.libraryName).get()
+        settings = try CurlSettings(configuration, library: library)
+        loop = try CurlLoop(library: library, configuration: configuration)
+    }
+
+    deinit {
+        loop.submit(.stop)
+    }
+
+    /// Whether libcurl can be loaded here with every function this transport needs.
+    public static var isAvailable: Bool {
+        (try? CurlLibrary.system.get()) != nil
+    }
+
+    /// The version of the libcurl this process loads, such as `7.88.1`; `nil` when it cannot be loaded.
+    public static var libraryVersion: String? {
+        try? CurlLibrary.system.get().version
+    }
+
+    /// Sends `request` on libcurl and returns at the head, the body following.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The response head and its body, for any status code.
+    /// - Throws: `CancellationError` when the calling task is cancelled; `TransportError` otherwise.
+    public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+        if let reason = request.invalidReason ?? request.body.problem {
+            throw TransportError(.other, "invalid request: \(reason); nothing was sent")
+        }
+        try Task.checkCancellation()
+        guard let easy = loop.library.api.pointee.easy_init() else {
+            throw TransportError(.other, "libcurl could not make a transfer (out of memory); nothing was sent")
+        }
+        let transfer = CurlTransfer(
+            easy: easy, loop: loop, request: request, bufferLimit: configuration.bodyBufferLimit)
+        if let problem = transfer.configure(settings) {
+            transfer.release()
+            throw TransportError(.other, "libcurl refused the request: \(problem); nothing was sent")
+        }
+        return try await transfer.start()
+    }
+}

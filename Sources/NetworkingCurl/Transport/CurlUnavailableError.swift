@@ -1,0 +1,22 @@
+/// libcurl could not be used: the library is missing, lacks a function the transport needs, or is older than
+/// 7.68. Thrown when a `CurlTransport` is made, so a client forced onto libcurl fails at construction, not at its
+/// first call.
+public struct CurlUnavailableError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The library that was looked for, such as `libcurl.so.4`.
+    public let library: String
+    /// Why it cannot be used, in the loader's or libcurl's words.
+    public let reason: String
+
+    /// Creates the error.
+    ///
+    /// - Parameters:
+    ///   - library: The library that was looked for.
+    ///   - reason: Why it cannot be used.
+    public init(library: String, reason: String) {
+        self.library = library
+        self.reason = reason
+    }
+
+    /// `the libcurl transport is unavailable (libcurl.so.4): reason`.
+    public var description: String { "the libcurl transport is unavailable (\(library)): \(reason)" }
+}

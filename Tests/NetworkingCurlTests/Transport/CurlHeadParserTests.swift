@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import NetworkingCurl
+import NetworkingTestSupport
+
+/// The libcurl transport's reading of header lines and of libcurl's result codes, without a server.
+@Suite struct CurlHeadParserTests {
+    static func parse(_ lines: [String]) -> (CurlHeadParser, completedAt: Int?) {
+        var parser = CurlHeadParser()
+        var completed: Int?
+        for (index, line) in lines.enumerated() {
+            let done = Array(line.utf8).withUnsafeBytes { parser.take($0) }
+            if done, completed == nil { completed = index }
+        }
+        return (parser, completed)
+    }
+
+    @Test func repeatedFieldsStaySeparateInOrderAndCase() {
+        let (parser, completed) = Self.parse([
+            "HTTP/1.1 200 OK\r\n", "Set-Cookie: a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT\r\n",
+            "X-Mixed-Case: v\r\n", "set-cookie: b=2\r\n", "\r\n",
+        ])
+        #expect(completed == 4)
+        let response = parser.response(url: nil)
+        #expect(response.status.code == 200)
+        #expect(response.status.reasonPhrase == "OK")
+        #expect(response.headerFields.map(\.name.rawName) == ["Set-Cookie", "X-Mixed-Case", "set-cookie"])
+        #expect(response.headerFields[values: .setCookie] == ["a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT", "b=2"])
+    }
+
+    @Test func anInterimHeadIsDroppedAndTheFinalOneRead() {
+        let (parser, completed) = Self.parse([
+            "HTTP/1.1 103 Early Hints\r\n", "Link: </a.css>\r\n", "\r\n", "HTTP/1.1 201 Created\r\n",
+            "Content-Length: 3\r\n", "\r\n",
+        ])
+        #expect(completed == 5)
+        #expect(parser.code == 201)
+        #expect(parser.fields[.init("Link")] == nil)
+        #expect(parser.contentLength == 3)
+    }
+
+    @Test func anHTTP2StatusLineHasTheStandardPhrase() {
+        let (parser, _) = Self.parse(["HTTP/2 404 \r\n", "\r\n"])
+        #expect(parser.response(url: nil).status.reasonPhrase == "Not Found")
+        #expect(parser.version == "HTTP/2")
+    }
+
+    @Test func aFoldedLineContinuesTheFieldBeforeIt() {
+        let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "X-Long: one\r\n", "\t two\r\n", "\r\n"])
+        #expect(parser.fields[.init("X-Long")] == "one two")
+        #expect(parser.failure == nil)
+    }
+
+    @Test(arguments: [
+        (["Content-Length: 5\r\n", "Content-Length: 10\r\n"], "conflicting Content-Length values (10, 5)"),
+        ([": no-name\r\n"], "a header line that is not a field"),
+    ])
+    func anUnusableHeadIsRefused(lines: [String], reason: String) {
+        let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n"] + lines + ["\r\n"])
+        #expect(parser.failure?.contains(reason) == true, "\(String(describing: parser.failure))")
+    }
+
+    @Test func equalRepeatedLengthsAreOneLength() {
+        let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "Content-Length: 5\r\n", "\r\n"])
+        #expect(parser.failure == nil)
+    }
+
+    @Test(
+        arguments: [
+            (Int32(6), "Could not resolve host: nowhere", "cannotFindHost", nil),
+            (7, "Failed to connect to 127.0.0.1 port 1", "cannotConnect", nil),
+            (28, "Operation timed out", "timedOut", nil),
+            (18, "transfer closed with 90 bytes remaining to read", "connectionLost", nil),
+            (56, "Malformed encoding found in chunked-encoding", "badServerResponse", nil),
+            (56, "Connection reset by peer", "connectionLost", nil),
+            (52, "Empty reply from server", "badServerResponse", nil),
+            (8, "Header without colon", "other", nil),
+            (60, "SSL certificate problem: self-signed certificate", "secureConnectionFailed", "certificate"),
+            (90, "SSL: public key does not match pinned public key", "secureConnectionFailed", "certificate"),
+            (35, "OpenSSL SSL_connect: SSL_ERROR_SYSCALL", "secureConnectionFailed", "handshake"),
+            (47, "Maximum redirects followed", "tooManyRedirects", nil),
+        ] as [(Int32, String, String, String?)])
+    func libcurlResultsAreClassifiedAsTheURLSessionTransportsAre(
+        code: Int32, message: String, kind: String, tls: String?
+    ) {
+        let error = CurlFailure.error(code: code, message: message)
+        #expect(error.code.rawValue == kind)
+        #expect(error.secureConnectionFailure?.rawValue == tls)
+        #expect(error.message.contains("libcurl error \(code)"))
+        #expect(error.message.contains(message))
+    }
+}

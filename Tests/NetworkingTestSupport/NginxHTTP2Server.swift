@@ -1,0 +1,135 @@
+import Foundation
+
+/// nginx serving HTTP/2 over TLS on loopback, with a certificate the run's test authority signs
+/// (`NETWORKING_TEST_CA_DIR`), started once per test process. Its access log records, per request, the connection
+/// serial number and the protocol, so a test can count connections. `make test` installs nginx when it is missing
+/// (Debian's `nginx-light`); without it these tests fail, naming the package.
+package final class NginxHTTP2Server: Sendable {
+    package let port: Int
+    package let directory: URL
+    private let process: Process
+
+    package static let shared = Task<NginxHTTP2Server, any Error> { try NginxHTTP2Server() }
+
+    /// Each request the server logged: `(connection serial, protocol, path)`.
+    package func log() throws -> [(connection: String, protocol: String, path: String)] {
+        let text = try String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3 else { return nil }
+            return (String(parts[0]), String(parts[1]), String(parts[2]))
+        }
+    }
+
+    private init() throws {
+        guard
+            let binary = [
+                "/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx",
+            ]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else { throw FaultServerError("nginx is not installed: `make test` installs it (apt-get install nginx-light)") }
+        guard let authority = ProcessInfo.processInfo.environment["NETWORKING_TEST_CA_DIR"] else {
+            throw FaultServerError("NETWORKING_TEST_CA_DIR is not set: run the tests through `make test`")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("networking-h2-\(UUID().uuidString)")
+        let www = directory.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        try Data(#"{"h2":true}"#.utf8).write(to: www.appendingPathComponent("ok.json"))
+        for path in [directory.path, www.path] { chmod(path, 0o755) }
+        chmod(www.appendingPathComponent("ok.json").path, 0o644)
+        let path = directory.path
+        try "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+            .write(toFile: "\(path)/leaf.ext", atomically: true, encoding: .utf8)
+        try Self.run(
+            "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
+            "/CN=127.0.0.1", "-keyout", "\(path)/leaf.key", "-out", "\(path)/leaf.csr")
+        try Self.run(
+            "openssl", "x509", "-req", "-in", "\(path)/leaf.csr", "-CA", "\(authority)/ca.pem", "-CAkey",
+            "\(authority)/ca.key", "-CAcreateserial", "-CAserial", "\(path)/ca.srl", "-days", "1", "-extfile",
+            "\(path)/leaf.ext", "-out", "\(path)/leaf.pem")
+        port = try Self.freePort()
+        let config = """
+            worker_processes 1;
+            daemon off;
+            pid \(path)/nginx.pid;
+            error_log \(path)/error.log warn;
+            events { worker_connections 1024; }
+            http {
+                log_format counted '$connection $server_protocol $uri';
+                access_log \(path)/access.log counted;
+                keepalive_requests 100000;
+                http2_max_concurrent_streams 128;
+                server {
+                    listen 127.0.0.1:\(port) ssl http2;
+                    ssl_certificate \(path)/leaf.pem;
+                    ssl_certificate_key \(path)/leaf.key;
+                    location / { root \(www.path); default_type application/json; }
+                }
+            }
+            """
+        try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
+        // nginx has no parent watch of its own: a shell stops it when this test process is gone.
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c",
+            "\"$0\" -p \"$1\" -c \"$1/nginx.conf\" & n=$!; while kill -0 \"$2\" 2>/dev/null; do sleep 0.5; done; kill $n; sleep 0.5; rm -rf \"$1\"",
+            binary, path, "\(getpid())",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if Self.accepts(port) { return }
+            if !process.isRunning { throw FaultServerError("nginx exited: see \(path)/error.log") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw FaultServerError("nginx did not listen within 5 s")
+    }
+
+    private static func run(_ arguments: String...) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw FaultServerError("\(arguments.joined(separator: " ")) failed")
+        }
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FaultServerError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw FaultServerError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
