@@ -52,7 +52,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["Networking"],
+            dependencies: ["Networking", "NetworkingCurl"],
             exclude: ["README.md"]
         ),
         .testTarget(
