@@ -54,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["Networking"],
+            dependencies: ["Networking", "NetworkingCurl"],
             exclude: ["README.md"]
         ),
         // Tests: one target per source target (unit tests, no network), the real-server suites apart, the

@@ -70,7 +70,7 @@ struct BenchmarkApp {
             if arguments.contains("--curl-only") {
                 let result = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                     .run(payload: ChainBenchmark.Payload.oneKilobyte)
-                let memory = try CurlMemoryBenchmark.run()
+                let memory = try await CurlMemoryBenchmark.run()
                 var summary = TargetSummary()
                 CurlBenchmark.addTargets(result, to: &summary)
                 CurlMemoryBenchmark.addTargets(memory, to: &summary)
@@ -94,7 +94,7 @@ struct BenchmarkApp {
             let downloaded = try download.run()
             let curl = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                 .run(payload: ChainBenchmark.Payload.oneKilobyte)
-            let curlMemory = try CurlMemoryBenchmark.run()
+            let curlMemory = try await CurlMemoryBenchmark.run()
             let report = Report(
                 rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
                 memory: memory, timerMemory: timerMemory)

@@ -35,6 +35,7 @@ struct CurlBenchmark {
             behavior: FullChain.make())
         let request = NetworkRequest<Data>(path: "/payload.json")
         let url = server.payloadURL.absoluteString
+        try await Self.waitUntilServing { try await raw.get() }
         _ = try await Measure.throughput(total: 500, concurrency: 4) { try await raw.get() }
         _ = try await Measure.throughput(total: 500, concurrency: 4) { _ = try await client.send(request) }
         _ = try CurlBareLoop.sequentialGets(url: url, count: 200)
@@ -75,6 +76,15 @@ struct CurlBenchmark {
         }
         if concurrency == 16 { cpu.append((Self.cpuSeconds() - before) / Double(requestsPerRound) * 1e6) }
         return rate
+    }
+
+    /// Waits until `probe` succeeds (nginx is up), for at most 5 s.
+    static func waitUntilServing(_ probe: () async throws -> Void) async throws {
+        for _ in 0..<100 {
+            if (try? await probe()) != nil { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchmarkError("nginx did not answer within 5 s")
     }
 
     /// User plus system CPU time of this process, in seconds.

@@ -16,7 +16,7 @@ enum CurlMemoryBenchmark {
     static let slowBytes = 200 << 20
     static let inflightCalls = 10_000
 
-    static func run() throws -> Result {
+    static func run() async throws -> Result {
         let server = try NginxServer(payload: ChainBenchmark.Payload.oneKilobyte)
         defer { server.stop() }
         let file = server.directory.appendingPathComponent("www/slow.bin")
@@ -27,6 +27,10 @@ enum CurlMemoryBenchmark {
         try handle.truncate(atOffset: UInt64(slowBytes))
         try handle.close()
         chmod(file.path, 0o644)
+        let probe = try NetworkClient(baseURL: nil, transport: try CurlTransport())
+        try await CurlBenchmark.waitUntilServing {
+            _ = try await probe.send(NetworkRequest<Data>(url: server.payloadURL))
+        }
         let slow = try phase(["slow", "http://127.0.0.1:\(server.port)/slow.bin"])
         let inflight = try phase(["inflight", server.payloadURL.absoluteString])
         return Result(

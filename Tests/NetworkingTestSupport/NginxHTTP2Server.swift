@@ -1,11 +1,13 @@
 import Foundation
 
 /// nginx serving HTTP/2 over TLS on loopback, with a certificate the run's test authority signs
-/// (`NETWORKING_TEST_CA_DIR`), started once per test process. Its access log records, per request, the connection
+/// (`NETWORKING_TEST_CA_DIR`), started once per test process; on ``mutualPort``, the same site demanding a client
+/// certificate the authority signed (`client.pem` and `client.key` in ``directory``). Its access log records, per request, the connection
 /// serial number and the protocol, so a test can count connections. `make test` installs nginx when it is missing
 /// (Debian's `nginx-light`); without it these tests fail, naming the package.
 package final class NginxHTTP2Server: Sendable {
     package let port: Int
+    package let mutualPort: Int
     package let directory: URL
     private let process: Process
 
@@ -47,7 +49,17 @@ package final class NginxHTTP2Server: Sendable {
             "openssl", "x509", "-req", "-in", "\(path)/leaf.csr", "-CA", "\(authority)/ca.pem", "-CAkey",
             "\(authority)/ca.key", "-CAcreateserial", "-CAserial", "\(path)/ca.srl", "-days", "1", "-extfile",
             "\(path)/leaf.ext", "-out", "\(path)/leaf.pem")
+        try "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n"
+            .write(toFile: "\(path)/client.ext", atomically: true, encoding: .utf8)
+        try Self.run(
+            "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
+            "/CN=networking-test-client", "-keyout", "\(path)/client.key", "-out", "\(path)/client.csr")
+        try Self.run(
+            "openssl", "x509", "-req", "-in", "\(path)/client.csr", "-CA", "\(authority)/ca.pem", "-CAkey",
+            "\(authority)/ca.key", "-CAserial", "\(path)/ca.srl", "-days", "1", "-extfile",
+            "\(path)/client.ext", "-out", "\(path)/client.pem")
         port = try Self.freePort()
+        mutualPort = try Self.freePort()
         let config = """
             worker_processes 1;
             daemon off;
@@ -65,6 +77,14 @@ package final class NginxHTTP2Server: Sendable {
                     ssl_certificate_key \(path)/leaf.key;
                     location / { root \(www.path); default_type application/json; }
                 }
+                server {
+                    listen 127.0.0.1:\(mutualPort) ssl;
+                    ssl_certificate \(path)/leaf.pem;
+                    ssl_certificate_key \(path)/leaf.key;
+                    ssl_verify_client on;
+                    ssl_client_certificate \(authority)/ca.pem;
+                    location / { root \(www.path); default_type application/json; }
+                }
             }
             """
         try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
@@ -80,12 +100,18 @@ package final class NginxHTTP2Server: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         for _ in 0..<100 {
-            if Self.accepts(port) { return }
+            if Self.accepts(port), Self.accepts(mutualPort) { return }
             if !process.isRunning { throw FaultServerError("nginx exited: see \(path)/error.log") }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw FaultServerError("nginx did not listen within 5 s")
     }
+
+    #if canImport(Glibc)
+        private static let stream = Int32(SOCK_STREAM.rawValue)
+    #else
+        private static let stream = SOCK_STREAM
+    #endif
 
     private static func run(_ arguments: String...) throws {
         let process = Process()
@@ -101,7 +127,7 @@ package final class NginxHTTP2Server: Sendable {
     }
 
     private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Self.stream, 0)
         guard fd >= 0 else { throw FaultServerError("socket() failed") }
         defer { close(fd) }
         var address = sockaddr_in()
@@ -119,7 +145,7 @@ package final class NginxHTTP2Server: Sendable {
     }
 
     private static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Self.stream, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()

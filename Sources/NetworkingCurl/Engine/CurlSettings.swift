@@ -12,10 +12,19 @@ struct CurlSettings: Sendable {
     let authorities: Data?
     /// `sha256//<base64>;...`, when keys are pinned.
     let pins: String?
+    /// The client certificate and key, for mutual TLS.
+    let identity: CurlTransport.ClientIdentity?
 
     init(_ configuration: CurlTransport.Configuration, library: CurlLibrary) throws(CurlUnavailableError) {
         http1Only = configuration.httpVersion == .http1_1
         proxy = configuration.proxy
+        identity = configuration.clientIdentity
+        if identity != nil, library.versionNumber < 0x07_47_00 {
+            throw CurlUnavailableError(
+                library: configuration.libraryName,
+                reason: "libcurl \(library.version) cannot take a client certificate from memory (7.71 or later needed)"
+            )
+        }
         let trust = configuration.serverTrust
         pins =
             trust.pinnedKeys.isEmpty
@@ -82,6 +91,15 @@ struct CurlSettings: Sendable {
             check(result, "certificate authorities")
         }
         if let pins { check(CurlText.set(api, easy, CurlOption.pinnedPublicKey, pins), "pinned keys") }
+        if let identity {
+            for (option, pem, what) in [
+                (CurlOption.sslCertBlob, identity.certificatePEM, "client certificate"),
+                (CurlOption.sslKeyBlob, identity.privateKeyPEM, "client key"),
+            ] {
+                let result = pem.withUnsafeBytes { ncurl_setopt_blob(api, easy, option, $0.baseAddress, $0.count) }
+                check(result, what)
+            }
+        }
     }
 }
 

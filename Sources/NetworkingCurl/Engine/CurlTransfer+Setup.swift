@@ -17,9 +17,9 @@ extension CurlTransfer {
         }
         check(CurlText.set(api, easy, CurlOption.url, url), "URL")
         _ = ncurl_setopt_long(api, easy, CurlOption.noSignal, 1)
-        // Reads of up to 128 KiB: a large body arrives in an eighth of the callbacks of libcurl's 16 KiB default
-        // (the buffer is allocated only while the transfer runs).
-        _ = ncurl_setopt_long(api, easy, CurlOption.bufferSize, 128 * 1024)
+        // libcurl's read size stays its default (16 KiB): with 128 KiB, libcurl 7.88 kept reading into its own pause
+        // buffer while the transfer was paused, and a slow reader's process grew by 90 MiB over 200 MiB
+        // (`slow-reader-rss`); downloads were no faster.
         _ = ncurl_setopt_long(api, easy, CurlOption.followLocation, 0)
         _ = ncurl_setopt_long(api, easy, CurlOption.pathAsIs, 1)
         _ = ncurl_setopt_long(api, easy, CurlOption.protocols, CurlOption.protocolsHTTPAndHTTPS)

@@ -22,6 +22,8 @@ extension CurlTransport {
         public var bodyBufferLimit: Int
         /// The library to load. Default: `libcurl.so.4`.
         public var libraryName: String
+        /// The certificate and key shown to servers that ask for one (mutual TLS). Default: none.
+        public var clientIdentity: ClientIdentity?
 
         /// Creates a configuration.
         ///
@@ -33,10 +35,12 @@ extension CurlTransport {
         ///   - proxy: The proxy.
         ///   - bodyBufferLimit: The bytes buffered for a slow reader before the transfer pauses.
         ///   - libraryName: The library to load.
+        ///   - clientIdentity: The certificate and key shown to servers that ask for one.
         public init(
             maximumConnectionsPerHost: Int = 32, maximumPooledConnections: Int = 64, serverTrust: ServerTrust = .system,
             httpVersion: HTTPVersionPolicy = .automatic, proxy: ProxySettings = .none,
-            bodyBufferLimit: Int = HTTPBody.defaultBufferLimit, libraryName: String = "libcurl.so.4"
+            bodyBufferLimit: Int = HTTPBody.defaultBufferLimit, libraryName: String = "libcurl.so.4",
+            clientIdentity: ClientIdentity? = nil
         ) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maximumPooledConnections = maximumPooledConnections
@@ -45,6 +49,7 @@ extension CurlTransport {
             self.proxy = proxy
             self.bodyBufferLimit = bodyBufferLimit
             self.libraryName = libraryName
+            self.clientIdentity = clientIdentity
         }
     }
 }

@@ -92,3 +92,25 @@ extension RealServerTests.CurlHTTP2Tests {
         #expect(try server.log().count == before)
     }
 }
+
+extension RealServerTests.CurlHTTP2Tests {
+    @Test func aServerAskingForAClientCertificateGetsTheConfiguredOne() async throws {
+        let server = try await NginxHTTP2Server.shared.value
+        let authority = try RealServerTests.TLSTrustTests.testAuthority()
+        let identity = CurlTransport.ClientIdentity(
+            certificatePEM: try Data(contentsOf: server.directory.appendingPathComponent("client.pem")),
+            privateKeyPEM: try Data(contentsOf: server.directory.appendingPathComponent("client.key")))
+        func status(_ identity: CurlTransport.ClientIdentity?) async throws -> Int {
+            let trust = ServerTrust(certificateAuthorities: [authority], trustsSystemAuthorities: false)
+            let client = try loopbackClient(
+                URL(string: "https://127.0.0.1:\(server.mutualPort)")!,
+                transport: try CurlTransport(configuration: .init(serverTrust: trust, clientIdentity: identity)),
+                behavior: EmptyBehavior(), timeout: .seconds(10))
+            let request = NetworkRequest<Data>(path: "/ok.json", acceptableStatusCodes: Set(200..<600))
+            return try await client.response(for: request).statusCode
+        }
+        #expect(try await status(identity) == 200)
+        // nginx answers a connection without a certificate with 400 ("No required SSL certificate was sent").
+        #expect(try await status(nil) == 400)
+    }
+}
