@@ -24,7 +24,8 @@ extension HTTPCacheBehavior {
     /// headers, any other response is handled as a fresh one; with a `stale` response that allows it, a failure
     /// serves that instead (`stale-if-error`).
     func revalidate(
-        _ request: HTTPRequest, conditional: HTTPRequest, entry: HTTPCacheEntry, call: Call, next: @escaping NextHandler,
+        _ request: HTTPRequest, conditional: HTTPRequest, entry: HTTPCacheEntry, call: Call,
+        next: @escaping NextHandler,
         stale: Stale? = nil
     ) async throws -> (HTTPResponse, HTTPResponse.Body) {
         let requestDate = call.clock.date()

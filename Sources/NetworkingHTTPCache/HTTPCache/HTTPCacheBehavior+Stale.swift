@@ -40,7 +40,8 @@ extension HTTPCacheBehavior {
             Task {
                 do {
                     if let conditional = CacheValidation.conditionalRequest(request, for: entry) {
-                        _ = try await revalidate(request, conditional: conditional, entry: entry, call: call, next: next)
+                        _ = try await revalidate(
+                            request, conditional: conditional, entry: entry, call: call, next: next)
                     } else {
                         _ = try await fetch(request, call: call, next: next)
                     }

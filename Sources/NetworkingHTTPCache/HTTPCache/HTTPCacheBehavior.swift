@@ -94,9 +94,11 @@ public struct HTTPCacheBehavior: RequestBehavior {
     ///   - next: The rest of the chain.
     /// - Returns: The stored response, the revalidated one, or what `next` returned.
     /// - Throws: What `next` threw, unchanged.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws -> (
-        HTTPResponse, HTTPResponse.Body
-    ) {
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws
+        -> (
+            HTTPResponse, HTTPResponse.Body
+        )
+    {
         let call = Call(
             key: Self.key(of: request, mode: mode), url: Self.key(of: request), name: context.requestName,
             clock: clock ?? context.clock, shared: mode == .shared)

@@ -84,7 +84,8 @@ package enum CacheStorability {
         var names = hopByHopNames
         for value in fields[values: "Connection"] {
             for member in value.split(separator: ",") {
-                names.insert(HTTPToken.lowercasedASCII(member.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))))
+                names.insert(
+                    HTTPToken.lowercasedASCII(member.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))))
             }
         }
         guard fields.contains(where: { names.contains($0.name.canonicalName) }) else { return fields }

@@ -103,7 +103,8 @@ import Testing
         StoreRow(
             section: "§3", rule: "private makes a 302 storable in a private cache", status: 302,
             response: ["Cache-Control": "private"], stored: true),
-        StoreRow(section: "§3", rule: "a 302 without freshness is not stored", status: 302, response: [:], stored: false),
+        StoreRow(
+            section: "§3", rule: "a 302 without freshness is not stored", status: 302, response: [:], stored: false),
         StoreRow(
             section: "§3", rule: "a status the cache does not understand is not stored", status: 299,
             response: ["Cache-Control": "max-age=60"], stored: false),
@@ -150,14 +151,19 @@ import Testing
     }
 
     static let directiveRows: [DirectiveRow] = [
-        DirectiveRow(section: "RFC 5861 §3", rule: "stale-while-revalidate in seconds", value: "stale-while-revalidate=30") {
+        DirectiveRow(
+            section: "RFC 5861 §3", rule: "stale-while-revalidate in seconds", value: "stale-while-revalidate=30"
+        ) {
             $0.staleWhileRevalidate == 30
         },
-        DirectiveRow(section: "RFC 5861 §4", rule: "stale-if-error in seconds", value: "max-age=1, Stale-If-Error=\"60\"") {
+        DirectiveRow(
+            section: "RFC 5861 §4", rule: "stale-if-error in seconds", value: "max-age=1, Stale-If-Error=\"60\""
+        ) {
             $0.staleIfError == 60 && $0.maxAge == 1
         },
         DirectiveRow(
-            section: "RFC 5861 §3", rule: "a malformed window allows no stale response", value: "stale-while-revalidate=x"
+            section: "RFC 5861 §3", rule: "a malformed window allows no stale response",
+            value: "stale-while-revalidate=x"
         ) { $0.staleWhileRevalidate == nil && $0.problems.count == 1 },
         DirectiveRow(section: "RFC 8246 §2", rule: "immutable", value: "max-age=60, immutable") { $0.immutable },
         DirectiveRow(section: "§5.2.2.3", rule: "must-understand", value: "must-understand, no-store") {

@@ -27,7 +27,8 @@ import Testing
             section: "§3.1", rule: "fields named in Connection are dropped, in any case",
             fields: [("Connection", "X-Hop, close"), ("x-hop", "1"), ("X-Kept", "2")], kept: ["X-Kept"]),
         HopRow(
-            section: "§3.1", rule: "end-to-end fields stay", fields: [("Cache-Control", "max-age=1"), ("Vary", "Accept")],
+            section: "§3.1", rule: "end-to-end fields stay",
+            fields: [("Cache-Control", "max-age=1"), ("Vary", "Accept")],
             kept: ["Cache-Control", "Vary"]),
     ]
 
