@@ -66,8 +66,11 @@ public struct HTTPCacheBehavior: RequestBehavior {
     public let mode: Mode
     let clock: (any NetworkClock)?
     let onEvent: @Sendable (HTTPCacheEvent) -> Void
-    /// The keys being revalidated in the background (`stale-while-revalidate`), so each has one revalidation.
-    let backgroundRevalidations = LockedBox<Set<String>>([])
+    /// The keys being revalidated in the background (`stale-while-revalidate`), so each has one revalidation at a
+    /// time. Shared by every cache of the process: a stored reference in the behavior itself made the Demo suite
+    /// crash with heap corruption (not understood yet), and sharing only delays another cache's background
+    /// revalidation of the same key to its next stale answer.
+    static let backgroundRevalidations = LockedBox<Set<String>>([])
 
     /// Creates the behavior.
     ///
