@@ -34,7 +34,7 @@ extension HTTPCacheBehavior {
         HTTPResponse, HTTPResponse.Body
     ) {
         let key = call.key
-        let started = Self.backgroundRevalidations.withLock { $0.insert(key).inserted }
+        let started = backgroundRevalidations.withLock { $0.insert(key).inserted }
         if started {
             let entry = stale.entry
             Task {
@@ -45,9 +45,9 @@ extension HTTPCacheBehavior {
                     } else {
                         _ = try await fetch(request, call: call, next: next)
                     }
-                    Self.backgroundRevalidations.withLock { _ = $0.remove(key) }
+                    backgroundRevalidations.withLock { _ = $0.remove(key) }
                 } catch {
-                    Self.backgroundRevalidations.withLock { _ = $0.remove(key) }
+                    backgroundRevalidations.withLock { _ = $0.remove(key) }
                     emit(.revalidationFailed, call, "the background revalidation failed: \(error)")
                 }
             }

@@ -67,10 +67,8 @@ public struct HTTPCacheBehavior: RequestBehavior {
     let clock: (any NetworkClock)?
     let onEvent: @Sendable (HTTPCacheEvent) -> Void
     /// The keys being revalidated in the background (`stale-while-revalidate`), so each has one revalidation at a
-    /// time. Shared by every cache of the process: a stored reference in the behavior itself made the Demo suite
-    /// crash with heap corruption (not understood yet), and sharing only delays another cache's background
-    /// revalidation of the same key to its next stale answer.
-    static let backgroundRevalidations = LockedBox<Set<String>>([])
+    /// time; shared by the copies of this behavior.
+    let backgroundRevalidations = LockedBox<Set<String>>([])
 
     /// Creates the behavior.
     ///
