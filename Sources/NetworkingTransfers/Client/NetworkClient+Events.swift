@@ -20,7 +20,7 @@ extension NetworkClient {
     /// `connectionLost`) is retried the same way. A connection refused with a status, or any other error
     /// of the call, ends the sequence with that ``NetworkError``: the event stream rules say not to reconnect then.
     /// So does a response whose `Content-Type` is not `text/event-stream` (parameters allowed): no event of it is
-    /// delivered, and the error, of kind `decoding`, has an ``EventStreamContentTypeError`` naming the type received
+    /// delivered, and the error, of kind `decoding`, has an `EventStreamContentTypeError` naming the type received
     /// as its `underlyingError`. A `204 No Content` ends the sequence normally, without a reconnection.
     /// Ending the loop, or cancelling its task, closes the connection.
     ///

@@ -5,7 +5,7 @@ import NetworkingCore
 /// Why an event stream connection failed: the response's `Content-Type` is not `text/event-stream` (HTML
 /// Standard §9.2.3: the connection fails, no event is delivered and there is no reconnection).
 ///
-/// ``NetworkClient/events(_:behavior:clock:maximumReconnections:)`` throws it as the `underlyingError` of a
+/// `NetworkClient.events(_:behavior:clock:maximumReconnections:)` throws it as the `underlyingError` of a
 /// `NetworkError` of kind `decoding`, which carries the response head:
 ///
 /// ```swift
