@@ -1,6 +1,6 @@
 import NetworkingCore
 
-/// libcurl's result codes, classified into the same ``TransportError`` cases as the URLSession transport's
+/// libcurl's result codes, classified into the same `TransportError` cases as the URLSession transport's
 /// failures. libcurl's code and words stay in the message for diagnosis.
 enum CurlFailure {
     /// The error for a transfer that ended with `code`.

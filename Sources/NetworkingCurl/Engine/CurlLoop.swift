@@ -7,7 +7,7 @@ import NetworkingHTTP
 /// over happens here. Callers hand work over through a locked queue and wake the thread with `curl_multi_wakeup`;
 /// the thread sleeps in `curl_multi_poll` until a socket, a libcurl timer or a wake-up needs it.
 ///
-/// Only the queue is shared (a ``LockedBox``); `active` and the multi handle are touched by the loop thread alone,
+/// Only the queue is shared (a `LockedBox`); `active` and the multi handle are touched by the loop thread alone,
 /// hence `@unchecked Sendable`.
 final class CurlLoop: @unchecked Sendable {
     /// Work handed to the loop thread.

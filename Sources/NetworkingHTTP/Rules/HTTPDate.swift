@@ -46,6 +46,30 @@ package enum HTTPDate {
             time: tokens[3])
     }
 
+    /// Parses an HTTP-date written exactly as RFC 9110 §5.6.7's grammar says: one of the three forms, with single
+    /// spaces (two before a one-digit day of asctime), a two-digit day in IMF-fixdate and RFC 850, nothing around
+    /// it. The cache reads `Expires` with it: an invalid `Expires` means "already expired" (RFC 9111 §5.3), so a
+    /// value the lenient ``parse(_:now:)`` would accept (extra spaces) must be refused there.
+    package static func parseStrictly(_ text: String, now: Date) -> Date? {
+        let tokens = text.split(separator: " ", omittingEmptySubsequences: false)
+        let twoDigits = { (token: Substring) in
+            token.utf8.count == 2 && token.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        switch tokens.count {
+        case 6 where tokens[0].hasSuffix(","):
+            guard tokens[0].count == 4, twoDigits(tokens[1]) else { return nil }  // IMF-fixdate
+        case 4:
+            guard tokens[0].hasSuffix(","), tokens[0].count > 4, tokens[1].count == 9 else { return nil }  // RFC 850
+        case 5:
+            guard !tokens[0].hasSuffix(","), twoDigits(tokens[2]) else { return nil }  // asctime, two-digit day
+        case 6:
+            guard tokens[2].isEmpty, tokens[3].count == 1 else { return nil }  // asctime, one-digit day
+        default:
+            return nil
+        }
+        return parse(text, now: now)
+    }
+
     /// A date from checked parts, or `nil` when a part is missing or out of range.
     private static func make(year: Int?, month: Int?, day: Int?, time: String) -> Date? {
         let clock = time.split(separator: ":", omittingEmptySubsequences: false).map(String.init)

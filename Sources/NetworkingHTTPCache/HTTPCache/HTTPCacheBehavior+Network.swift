@@ -3,20 +3,30 @@ import NetworkingHTTP
 import NetworkingCore
 
 extension HTTPCacheBehavior {
-    /// Sends `request` and stores the response when the rules allow, removing the stored one when they do not.
-    func fetch(_ request: HTTPRequest, call: Call, next: NextHandler) async throws -> (
+    /// Sends `request` and stores the response when the rules allow, removing the stored one when they do not;
+    /// with a `stale` response that allows it, a failure serves that instead (`stale-if-error`).
+    func fetch(_ request: HTTPRequest, call: Call, next: @escaping NextHandler, stale: Stale? = nil) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
         let requestDate = call.clock.date()
-        let (response, body) = try await next(request)
+        let (response, body): (HTTPResponse, HTTPResponse.Body)
+        do {
+            (response, body) = try await next(request)
+        } catch {
+            return try servingStale(stale, after: error, request: request, call: call)
+        }
+        if let served = servingStale(stale, after: response, request: request, call: call) { return served }
         await keep(response, body: body, for: request, requestDate: requestDate, call: call)
         return (response, body)
     }
 
     /// Sends the conditional request; a `304` for the stored response returns the stored body with updated
-    /// headers, any other response is handled as a fresh one.
+    /// headers, any other response is handled as a fresh one; with a `stale` response that allows it, a failure
+    /// serves that instead (`stale-if-error`).
     func revalidate(
-        _ request: HTTPRequest, conditional: HTTPRequest, entry: HTTPCacheEntry, call: Call, next: NextHandler
+        _ request: HTTPRequest, conditional: HTTPRequest, entry: HTTPCacheEntry, call: Call,
+        next: @escaping NextHandler,
+        stale: Stale? = nil
     ) async throws -> (HTTPResponse, HTTPResponse.Body) {
         let requestDate = call.clock.date()
         let response: HTTPResponse
@@ -28,12 +38,15 @@ extension HTTPCacheBehavior {
             return try await notModified(
                 head, request: request, entry: entry, requestDate: requestDate, call: call,
                 next: next)
+        } catch {
+            return try servingStale(stale, after: error, request: request, call: call)
         }
         if response.status.code == 304 {
             return try await notModified(
                 response, request: request, entry: entry, requestDate: requestDate,
                 call: call, next: next)
         }
+        if let served = servingStale(stale, after: response, request: request, call: call) { return served }
         await keep(response, body: body, for: request, requestDate: requestDate, call: call)
         return (response, body)
     }
@@ -42,11 +55,11 @@ extension HTTPCacheBehavior {
     /// drops the stored response and sends the request again without conditions.
     private func notModified(
         _ head: HTTPResponse, request: HTTPRequest, entry: HTTPCacheEntry, requestDate: Date, call: Call,
-        next: NextHandler
+        next: @escaping NextHandler
     ) async throws -> (HTTPResponse, HTTPResponse.Body) {
         guard CacheValidation.notModified(head.headerFields, appliesTo: entry) else {
-            await store.removeEntry(forKey: call.key)
-            emit(.miss, call, "the 304's ETag does not match the stored response")
+            await replaceVariant(for: request, with: nil, call: call)
+            emit(.miss, call, "the 304's validator does not match the stored response")
             return try await fetch(request, call: call, next: next)
         }
         var updated = entry
@@ -57,17 +70,17 @@ extension HTTPCacheBehavior {
         if let reason = CacheStorability.reasonNotToStore(
             request: request, status: updated.status, response: updated.headerFields, shared: call.shared)
         {
-            await store.removeEntry(forKey: call.key)
+            await replaceVariant(for: request, with: nil, call: call)
             emit(.notStored, call, reason)
         } else {
-            await store.setEntry(updated, forKey: call.key)
+            await replaceVariant(for: request, with: updated, call: call)
         }
         emit(.revalidated, call)
         return served(updated, request: request, status: "fwd=stale; fwd-status=304")
     }
 
-    /// Stores `response` when the rules allow; otherwise removes what was stored for the key.
-    private func keep(
+    /// Stores `response` when the rules allow, as the variant of its request; otherwise removes that variant.
+    func keep(
         _ response: HTTPResponse, body: HTTPResponse.Body, for request: HTTPRequest, requestDate: Date, call: Call
     ) async {
         let fields = response.headerFields
@@ -75,35 +88,46 @@ extension HTTPCacheBehavior {
         // A streamed body goes to its one reader (a stream, a download): there is nothing in memory to store, and
         // an entry without it would answer later calls with an empty body.
         guard let data = body.data else {
-            await store.removeEntry(forKey: call.key)
+            await replaceVariant(for: request, with: nil, call: call)
             emit(.notStored, call, "the body was streamed to the caller")
             return
         }
         if let reason = CacheStorability.reasonNotToStore(
             request: request, status: response.status.code, response: fields, shared: call.shared)
         {
-            await store.removeEntry(forKey: call.key)
+            await replaceVariant(for: request, with: nil, call: call)
             emit(.notStored, call, reason)
             return
         }
         reportMalformedDates(fields, call)
+        let kept = CacheStorability.withoutHopByHopFields(fields)
         let entry = HTTPCacheEntry(
-            status: response.status.code, headerFields: fields, body: data, url: response.url,
+            status: response.status.code, headerFields: kept, body: data, url: response.url,
             varyingRequestFields: CacheStorability.varyingFields(
-                of: request.headerFields, names: CacheStorability.varyNames(of: fields) ?? []),
+                of: request.headerFields, names: CacheStorability.varyNames(of: kept) ?? []),
             requestDate: requestDate, responseDate: call.clock.date())
-        await store.setEntry(entry, forKey: call.key)
+        await replaceVariant(for: request, with: entry, call: call)
         emit(.stored, call)
     }
 
     /// Sends a request of an unsafe method; a 2xx or 3xx answer (returned or thrown) invalidates its URL and its
     /// same-origin `Location` and `Content-Location` (RFC 9111 §4.4).
-    func sendUnsafe(_ request: HTTPRequest, call: Call, next: NextHandler) async throws -> (
+    func sendUnsafe(_ request: HTTPRequest, call: Call, next: @escaping NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
         do {
+            let requestDate = call.clock.date()
             let (response, body) = try await next(request)
             await invalidate(after: response, request: request, call: call)
+            // RFC 9111 §4: a POST response with explicit freshness and a Content-Location of its own URL answers
+            // later GETs of that URL.
+            if request.method == .post, body.data != nil,
+                CacheStorability.reasonNotToStore(
+                    request: request, status: response.status.code, response: response.headerFields,
+                    shared: call.shared) == nil
+            {
+                await keep(response, body: body, for: request, requestDate: requestDate, call: call)
+            }
             return (response, body)
         } catch let error as NetworkError {
             if let response = error.response { await invalidate(after: response, request: request, call: call) }

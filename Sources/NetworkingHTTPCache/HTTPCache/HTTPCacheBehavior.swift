@@ -21,26 +21,32 @@ import NetworkingCore
 /// are never stored, and `s-maxage` is the lifetime. See ``Mode`` for the whole table.
 ///
 /// **Honoured** in responses: `Cache-Control` `max-age`, `no-store`, `no-cache` (a field list is read as a bare
-/// `no-cache`), `private`, `public`, `must-revalidate` and `s-maxage` as ``Mode`` says; `Expires`, `Date`,
-/// `Age`, `Last-Modified`, `ETag` and `Vary`. In requests: `Cache-Control` `no-store` (the response is not stored),
-/// `no-cache` (a stored response is revalidated first) and `max-age` (a stored response older than that is
-/// revalidated). Freshness and age follow RFC 9111 §4.2; without explicit freshness a response with
-/// `Last-Modified` is fresh for 10% of the time between its `Last-Modified` and its `Date`, at most a day;
-/// otherwise it is stored only to be revalidated.
+/// `no-cache`), `private`, `public`, `must-revalidate` and `s-maxage` as ``Mode`` says, `must-understand`,
+/// `immutable` (no revalidation while fresh, even for a request's `max-age`; RFC 8246), `stale-while-revalidate`
+/// (the stale response is served and revalidated once in the background, through the same chain) and
+/// `stale-if-error` (a failed or `500`/`502`/`503`/`504` revalidation serves the stale response; RFC 5861);
+/// `Expires`, `Date`, `Age`, `Last-Modified`, `ETag`, `Content-Location` and `Vary` (several variants per URL). In
+/// requests: `Cache-Control` `no-store` (the response is not stored), `no-cache` (a stored response is
+/// revalidated first) and `max-age` (a stored response older than that is revalidated). Freshness and age follow
+/// RFC 9111 §4.2; without explicit freshness a response with `Last-Modified` is fresh for 10% of the time between
+/// its `Last-Modified` and its `Date`, at most a day; otherwise it is stored only to be revalidated. Hop-by-hop
+/// fields are neither stored nor served.
 ///
-/// **Not honoured:** `proxy-revalidate`; request `max-stale`,
-/// `min-fresh` and `only-if-cached`; `Pragma`; `stale-while-revalidate` and `stale-if-error` (a failed revalidation
-/// fails the call); `HEAD` and `206` responses (passed through, never stored). One response is kept per URL: a
-/// request whose `Vary` headers differ is a miss and its response replaces the stored one.
+/// **Not honoured:** `proxy-revalidate`; request `max-stale`, `min-fresh`, `only-if-cached` and
+/// `stale-if-error`; `Pragma`; `HEAD` and `206` responses (passed through, never stored). The Conformance
+/// article lists every rule with its test, and the deliberate departures.
 ///
-/// **Rules:** only `GET` responses the client accepts (those `next` returns) with a cacheable status are stored.
+/// **Rules:** `GET` responses the client accepts (those `next` returns) are stored when RFC 9111 §3 allows, and a
+/// `POST` response with explicit freshness whose `Content-Location` is the request URL is stored for later `GET`s.
 /// A request that sets a conditional or `Range` header itself passes through untouched. A `POST`, `PUT`, `PATCH`,
 /// `DELETE` or other unsafe method answered with a 2xx or 3xx removes the stored response for its URL and for
 /// same-origin `Location` and `Content-Location`. Malformed `Cache-Control`, `Expires`, `Date` and `Age` values
 /// are ignored (reported as ``HTTPCacheEvent/Kind/ignoredHeader``), never a crash.
 ///
 /// **Telling a cached response apart:** a response served from the store carries a `Cache-Status` field
-/// (RFC 9211): `Networking; hit`, or `Networking; fwd=stale; fwd-status=304` after a revalidation, and a hit
+/// (RFC 9211): `Networking; hit`, `Networking; fwd=stale; fwd-status=304` after a revalidation, or
+/// `Networking; hit; detail=stale-while-revalidate` and `Networking; fwd=stale; detail=stale-if-error` for a stale
+/// response, and a hit
 /// carries its current `Age`; ``outcome(of:)`` reads the `Cache-Status`. The observer receives an
 /// ``HTTPCacheEvent`` for every decision.
 ///
@@ -60,6 +66,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
     public let mode: Mode
     let clock: (any NetworkClock)?
     let onEvent: @Sendable (HTTPCacheEvent) -> Void
+    /// The keys being revalidated in the background (`stale-while-revalidate`), so each has one revalidation at a
+    /// time; shared by the copies of this behavior.
+    let backgroundRevalidations = LockedBox<Set<String>>([])
 
     /// Creates the behavior.
     ///
@@ -86,9 +95,11 @@ public struct HTTPCacheBehavior: RequestBehavior {
     ///   - next: The rest of the chain.
     /// - Returns: The stored response, the revalidated one, or what `next` returned.
     /// - Throws: What `next` threw, unchanged.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
-        HTTPResponse, HTTPResponse.Body
-    ) {
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: @escaping NextHandler) async throws
+        -> (
+            HTTPResponse, HTTPResponse.Body
+        )
+    {
         let call = Call(
             key: Self.key(of: request, mode: mode), url: Self.key(of: request), name: context.requestName,
             clock: clock ?? context.clock, shared: mode == .shared)
@@ -100,35 +111,46 @@ public struct HTTPCacheBehavior: RequestBehavior {
         }
         let requestControl = CacheControl(fields: request.headerFields)
         report(requestControl.problems, call)
-        guard var entry = await store.entry(forKey: call.key) else {
+        guard let stored = await store.entry(forKey: call.key) else {
             emit(.miss, call)
             return try await fetch(request, call: call, next: next)
         }
-        guard CacheStorability.matches(entry, request: request.headerFields) else {
-            emit(.miss, call, "the stored response varies on headers this request does not match")
+        guard var entry = Self.variant(of: stored, matching: request.headerFields) else {
+            emit(.miss, call, "no stored variant matches this request's Vary headers")
             return try await fetch(request, call: call, next: next)
         }
         let now = call.clock.date()
         let age = CacheFreshness.currentAge(of: entry, now: now)
+        let lifetime = CacheFreshness.lifetime(of: entry, shared: call.shared)
         let responseControl = CacheControl(fields: entry.headerFields)
         report(responseControl.problems, call)
-        let fresh =
-            age < CacheFreshness.lifetime(of: entry, shared: call.shared) && !responseControl.noCache
-            && !requestControl.noCache && requestControl.maxAge.map { age <= $0 } ?? true
-        if fresh {
+        // RFC 8246: an immutable response is not revalidated while fresh, even when the request limits the age (a
+        // reload); a request's no-cache (a forced reload) still revalidates.
+        let withinRequestLimit =
+            (responseControl.immutable && age < lifetime) || requestControl.maxAge.map { age <= $0 } ?? true
+        if age < lifetime && !responseControl.noCache && !requestControl.noCache && withinRequestLimit {
             emit(.hit, call)
             entry.headerFields["Age"] = String(age)
             return served(entry, request: request, status: "hit")
         }
+        let stale = Stale(
+            entry: entry, age: age, staleness: age - lifetime,
+            allowed: Self.mayServeStale(response: responseControl, request: requestControl, shared: call.shared),
+            control: responseControl)
+        if stale.allowed, let window = responseControl.staleWhileRevalidate, stale.staleness < window {
+            return serveWhileRevalidating(request, stale: stale, call: call, next: next)
+        }
         guard let conditional = CacheValidation.conditionalRequest(request, for: entry) else {
             emit(.miss, call, "the stored response is stale and has no validator")
-            return try await fetch(request, call: call, next: next)
+            return try await fetch(request, call: call, next: next, stale: stale)
         }
-        return try await revalidate(request, conditional: conditional, entry: entry, call: call, next: next)
+        return try await revalidate(
+            request, conditional: conditional, entry: entry, call: call, next: next, stale: stale)
     }
 
     /// Whether `response` came from the cache, read from its `Cache-Status` field: ``HTTPCacheEvent/Kind/hit``,
-    /// ``HTTPCacheEvent/Kind/revalidated``, or `nil` when the response came from the network.
+    /// ``HTTPCacheEvent/Kind/revalidated``, ``HTTPCacheEvent/Kind/servedStale``, or `nil` when the response came
+    /// from the network.
     ///
     /// - Parameter response: A response returned by a client with this behavior.
     /// - Returns: How the cache served it, or `nil`.
@@ -137,6 +159,7 @@ public struct HTTPCacheBehavior: RequestBehavior {
             for member in value.split(separator: ",").reversed() {
                 let parts = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.first == cacheName else { continue }
+                if parts.contains(where: { $0.hasPrefix("detail=stale-") }) { return .servedStale }
                 if parts.contains("hit") { return .hit }
                 if parts.contains("fwd-status=304") { return .revalidated }
             }
@@ -152,7 +175,7 @@ public struct HTTPCacheBehavior: RequestBehavior {
     static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, .trace]
 
     /// What one call's decisions share.
-    struct Call {
+    struct Call: Sendable {
         /// The storage key: the URL, and in a private cache a digest of the credentials.
         let key: String
         /// The URL part of the key, for events.
@@ -172,7 +195,7 @@ public struct HTTPCacheBehavior: RequestBehavior {
 
     /// The stored response as a response head and body, marked with `Cache-Status`.
     func served(_ entry: HTTPCacheEntry, request: HTTPRequest, status: String) -> (HTTPResponse, HTTPResponse.Body) {
-        var fields = entry.headerFields
+        var fields = CacheStorability.withoutHopByHopFields(entry.headerFields)
         fields.append(HTTPField(name: "Cache-Status", value: "\(Self.cacheName); \(status)"))
         let head = HTTPResponse(status: .init(code: entry.status), headerFields: fields, url: entry.url ?? request.url)
         return (head, .data(entry.body))

@@ -2,7 +2,8 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-/// One stored response of an ``HTTPCacheBehavior``: what a ``HTTPCacheStore`` keeps per URL.
+/// One stored response of an ``HTTPCacheBehavior``, with the other variants of its URL: what a ``HTTPCacheStore``
+/// keeps per URL.
 ///
 /// A plain value: stores copy it, write it to disk, and hand it back; they never interpret it.
 public struct HTTPCacheEntry: Sendable, Hashable {
@@ -22,6 +23,9 @@ public struct HTTPCacheEntry: Sendable, Hashable {
     public var requestDate: Date
     /// When the response arrived, by the behavior's clock (`response_time`).
     public var responseDate: Date
+    /// The other stored responses of the same URL that differ by `Vary` (RFC 9111 §4.1), most recent first; each
+    /// has no variants of its own. Empty unless the responses name `Vary`.
+    public var otherVariants: [HTTPCacheEntry] = []
 
     /// Creates an entry.
     ///
@@ -52,5 +56,6 @@ public struct HTTPCacheEntry: Sendable, Hashable {
         body.count + headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
             + (url?.absoluteString.utf8.count ?? 0)
             + varyingRequestFields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } + 64
+            + otherVariants.reduce(0) { $0 + $1.cost }
     }
 }

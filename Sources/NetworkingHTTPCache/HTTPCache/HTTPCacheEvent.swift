@@ -26,6 +26,11 @@ public struct HTTPCacheEvent: Sendable, Hashable, CustomStringConvertible {
         /// An unsafe method (`POST`, `PUT`, `PATCH`, `DELETE`, ...) succeeded, so the stored response for its URL
         /// was removed.
         case invalidated
+        /// A stale stored response answered the call, as `stale-while-revalidate` or `stale-if-error` allow
+        /// (RFC 5861); ``HTTPCacheEvent/detail`` says which.
+        case servedStale
+        /// A revalidation in the background (`stale-while-revalidate`) failed; the stored response stays.
+        case revalidationFailed
         /// A malformed `Cache-Control`, `Expires`, `Date` or `Age` value was ignored; ``HTTPCacheEvent/detail``
         /// names it. For a debug log.
         case ignoredHeader
@@ -37,7 +42,8 @@ public struct HTTPCacheEvent: Sendable, Hashable, CustomStringConvertible {
     public let key: String
     /// The request's name, such as `GET /items`.
     public let requestName: String
-    /// Why, for ``Kind/notStored``, ``Kind/miss`` and ``Kind/ignoredHeader``; `nil` otherwise.
+    /// Why, for ``Kind/notStored``, ``Kind/miss``, ``Kind/servedStale``, ``Kind/revalidationFailed`` and
+    /// ``Kind/ignoredHeader``; `nil` otherwise.
     public let detail: String?
 
     /// Creates an event.

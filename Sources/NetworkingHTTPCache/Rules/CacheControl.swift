@@ -8,7 +8,8 @@ import NetworkingCore
 /// Parsing never fails and never traps: directive names are matched without regard to case; values may be tokens
 /// or quoted strings; an unknown directive is ignored. When a directive repeats, the first occurrence wins
 /// (§4.2.1). A `max-age` whose value is not a number (`max-age=soon`, `max-age=-1`, `max-age`) makes the response
-/// stale: that is the safe reading of a value the server got wrong. A number too large saturates at
+/// stale: that is the safe reading of a value the server got wrong; a malformed `stale-while-revalidate` or
+/// `stale-if-error` (RFC 5861) is ignored, which allows no stale response at all. A number too large saturates at
 /// 2,147,483,648 seconds, as §1.2.2 requires. Malformed text is reported through ``problems`` so the cache can log
 /// it at debug level.
 package struct CacheControl: Sendable, Hashable {
@@ -30,6 +31,14 @@ package struct CacheControl: Sendable, Hashable {
     /// `s-maxage`, in seconds: ignored for freshness (shared caches only) but it permits storing an authorized
     /// response (§3.5).
     package var sharedMaxAge: Int64?
+    /// `stale-while-revalidate` (RFC 5861 §3), in seconds; `nil` when absent or malformed.
+    package var staleWhileRevalidate: Int64?
+    /// `stale-if-error` (RFC 5861 §4), in seconds; `nil` when absent or malformed.
+    package var staleIfError: Int64?
+    /// `immutable` (RFC 8246).
+    package var immutable = false
+    /// `must-understand` (§5.2.2.3).
+    package var mustUnderstand = false
     /// Descriptions of malformed directives, for a debug log.
     package var problems: [String] = []
 
@@ -71,6 +80,10 @@ package struct CacheControl: Sendable, Hashable {
         case "must-revalidate": mustRevalidate = true
         case "max-age": maxAge = seconds(argument, of: name) ?? 0
         case "s-maxage": sharedMaxAge = seconds(argument, of: name) ?? 0
+        case "stale-while-revalidate": staleWhileRevalidate = seconds(argument, of: name)
+        case "stale-if-error": staleIfError = seconds(argument, of: name)
+        case "immutable": immutable = true
+        case "must-understand": mustUnderstand = true
         default: break
         }
     }

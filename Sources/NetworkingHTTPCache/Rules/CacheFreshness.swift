@@ -4,15 +4,17 @@ import NetworkingCore
 
 /// How long a stored response stays fresh and how old it is (RFC 9111 §4.2), for a private or a shared cache.
 ///
-/// - **Lifetime** (§4.2.1), first that applies: in a shared cache, `s-maxage`; then `max-age`; else `Expires` minus `Date` (an `Expires` that is not
-///   a valid HTTP-date, such as `0`, means already expired); else, for a status that is heuristically cacheable
+/// - **Lifetime** (§4.2.1), first that applies: in a shared cache, `s-maxage`; then `max-age`; else `Expires` minus
+///   `Date` (an `Expires` that is not exactly a valid HTTP-date, such as `0`, a date with extra spaces, or two
+///   `Expires` fields, means already expired: §5.3); else, for a status that is heuristically cacheable
 ///   and a response with `Last-Modified`, 10% of the time between `Last-Modified` and `Date`, at most 24 hours
 ///   (§4.2.2); else 0, so the response is stored only to be revalidated. A private cache ignores `s-maxage`.
 /// - **Age** (§4.2.3): `apparent_age = max(0, response_time - Date)`, `corrected_age = Age + (response_time -
 ///   request_time)`, initial age the larger of the two, plus the time resident in the cache.
 ///
 /// Dates are read with `HTTPDate`; a missing or malformed `Date` is replaced by the time the response arrived,
-/// and a malformed `Age` counts as 0. Every result is whole seconds, clamped so arithmetic never overflows.
+/// and a malformed `Age` counts as 0; of a list-valued `Age` (`Age: 7200, 0`, or two fields) the first member
+/// counts (§5.1). Every result is whole seconds, clamped so arithmetic never overflows.
 package enum CacheFreshness {
     /// The longest heuristic lifetime: one day.
     package static let maximumHeuristicLifetime: Int64 = 86_400
@@ -31,8 +33,11 @@ package enum CacheFreshness {
         if shared, let sharedMaxAge = control.sharedMaxAge { return sharedMaxAge }
         if let maxAge = control.maxAge { return maxAge }
         let date = servedDate(of: entry)
-        if let expires = fields[values: "Expires"].first {
-            guard let expiry = HTTPDate.parse(trimmed(expires), now: entry.responseDate) else { return 0 }
+        let expiresValues = fields[values: "Expires"]
+        if let expires = expiresValues.first {
+            guard expiresValues.count == 1,
+                let expiry = HTTPDate.parseStrictly(trimmed(expires), now: entry.responseDate)
+            else { return 0 }
             return clampedSeconds(expiry.timeIntervalSince(date))
         }
         guard heuristicallyCacheable.contains(entry.status),
@@ -54,6 +59,22 @@ package enum CacheFreshness {
         return age.overflow ? Int64.max : age.0
     }
 
+    /// Statuses whose caching rules this cache understands (RFC 9110 §15, RFC 9111 §3): every final status of
+    /// RFC 9110 except `206` (ranges are not stored: see the Conformance article) and `304` (an answer to a
+    /// conditional request, applied to a stored response, never stored itself). With explicit freshness any of
+    /// them is storable; with `must-understand`, only these are.
+    package static let understoodStatuses: Set<Int> = [
+        200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 307, 308, 400, 401, 402, 403, 404, 405, 406, 407, 408,
+        409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 426, 500, 501, 502, 503, 504, 505,
+    ]
+
+    /// Whether the response fields give an explicit lifetime (§4.2.1): `max-age`, `Expires`, or in a shared cache
+    /// `s-maxage`.
+    package static func hasExplicitLifetime(_ fields: HTTPFields, shared: Bool) -> Bool {
+        let control = CacheControl(fields: fields)
+        return control.maxAge != nil || fields.contains("Expires") || (shared && control.sharedMaxAge != nil)
+    }
+
     /// Whether `entry` is fresh at `now`: its current age is below its lifetime.
     package static func isFresh(_ entry: HTTPCacheEntry, now: Date) -> Bool {
         currentAge(of: entry, now: now) < lifetime(of: entry)
@@ -65,9 +86,14 @@ package enum CacheFreshness {
             ?? entry.responseDate
     }
 
-    /// `Age` as delta-seconds; 0 when missing or malformed; saturated at 2^31.
-    private static func ageHeader(of fields: HTTPFields) -> Int64 {
-        guard let text = fields[values: "Age"].first.map(trimmed), !text.isEmpty,
+    /// `Age` as delta-seconds: the first member of the first field (§5.1); 0 when missing or malformed; saturated
+    /// at 2^31.
+    package static func ageHeader(of fields: HTTPFields) -> Int64 {
+        guard let first = fields[values: "Age"].first,
+            let member = first.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)
+        else { return 0 }
+        let text = trimmed(member)
+        guard !text.isEmpty,
             text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return 0 }
         guard text.utf8.count <= 10, let value = Int64(text) else { return CacheControl.maximumDeltaSeconds }

@@ -35,22 +35,32 @@ package enum CacheValidation {
         return conditional.invalidReason == nil ? conditional : nil
     }
 
-    /// Whether a `304` answers for `entry` (RFC 9111 §4.3.4): its `ETag`, when it has one, equals the stored one
-    /// by the weak comparison; a 304 without an `ETag` applies to the one stored response.
+    /// Whether a `304` answers for `entry` (RFC 9111 §4.3.4): a strong `ETag` selects a stored response with the
+    /// same strong `ETag` (the strong comparison of RFC 9110 §8.8.3.2); a weak one, a stored response whose `ETag`
+    /// matches by the weak comparison; without an `ETag`, a `Last-Modified` must equal the stored one when both
+    /// have one; a 304 with no validator applies to the one stored response.
     package static func notModified(_ response: HTTPFields, appliesTo entry: HTTPCacheEntry) -> Bool {
-        guard let new = response["ETag"].map(trimmed), !new.isEmpty else { return true }
+        guard let new = response["ETag"].map(trimmed), !new.isEmpty else {
+            guard let modified = response["Last-Modified"].map(trimmed), !modified.isEmpty,
+                let stored = entry.headerFields["Last-Modified"].map(trimmed)
+            else { return true }
+            return modified == stored
+        }
         guard let stored = entry.headerFields["ETag"].map(trimmed) else { return false }
-        return weakOpaque(new) == weakOpaque(stored)
+        if new.hasPrefix("W/") { return weakOpaque(new) == weakOpaque(stored) }
+        return !stored.hasPrefix("W/") && new == stored
     }
 
-    /// The stored header fields updated by a `304`'s: every field the 304 carries replaces the stored fields of
-    /// that name, except ``fieldsKeptOn304``; every other stored field stays.
+    /// The stored header fields updated by a `304`'s (RFC 9111 §3.2): every field the 304 carries replaces the
+    /// stored fields of that name, `ETag` included, except ``fieldsKeptOn304`` and the fields the 304's
+    /// `Connection` names; every other stored field stays.
     package static func merge(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
         var merged = stored
         var replaced: Set<String> = []
-        for field in notModified where !fieldsKeptOn304.contains(field.name.canonicalName) {
+        let updates = CacheStorability.withoutHopByHopFields(notModified)
+        for field in updates where !fieldsKeptOn304.contains(field.name.canonicalName) {
             if replaced.insert(field.name.canonicalName).inserted {
-                merged[values: field.name] = notModified[values: field.name]
+                merged[values: field.name] = updates[values: field.name]
             }
         }
         return merged

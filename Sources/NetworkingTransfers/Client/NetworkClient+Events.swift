@@ -19,6 +19,9 @@ extension NetworkClient {
     /// within the attempt timeout: `cannotConnect`, `cannotFindHost`, `notConnected`, `timedOut`,
     /// `connectionLost`) is retried the same way. A connection refused with a status, or any other error
     /// of the call, ends the sequence with that `NetworkError`: the event stream rules say not to reconnect then.
+    /// So does a response whose `Content-Type` is not `text/event-stream` (parameters allowed): no event of it is
+    /// delivered, and the error, of kind `decoding`, has an `EventStreamContentTypeError` naming the type received
+    /// as its `underlyingError`. A `204 No Content` ends the sequence normally, without a reconnection.
     /// Ending the loop, or cancelling its task, closes the connection.
     ///
     /// - Parameters:
@@ -40,15 +43,36 @@ extension NetworkClient {
         return try ServerSentEventSource(clock: clock, maximumReconnections: maximumReconnections) { lastEventID in
             var request = base
             if let lastEventID { request.headers[HTTPField.Name("Last-Event-ID")] = lastEventID }
-            let body: HTTPBody
+            let streamed: StreamedResponse
             do {
-                body = try await self.stream(request, behavior: behavior).body
+                streamed = try await self.stream(request, behavior: behavior)
             } catch let error as NetworkError where Self.isNetworkFailure(error) {
                 // A failure on the network is a lost connection: the source waits and reconnects.
                 return AsyncThrowingStream { throw error }
             }
-            let reader = BodyReader(body)
+            try Self.checkEventStream(streamed, request: request)
+            let reader = BodyReader(streamed.body)
             return AsyncThrowingStream { try await reader.next() }
+        }
+    }
+
+    /// The HTML Standard's checks of an event stream response (§9.2.3): a `204` ends the events without a
+    /// reconnection; a `Content-Type` other than `text/event-stream` fails the connection, without reconnection.
+    private static func checkEventStream<Response>(
+        _ streamed: StreamedResponse, request: NetworkRequest<Response>
+    ) throws {
+        let head = streamed.response
+        if head.status.code == 204 {
+            streamed.body.cancel()
+            throw ServerSentEventSource.EndOfStream()
+        }
+        let contentType = head.headerFields["Content-Type"]
+        guard EventStreamContentTypeError.isEventStream(contentType) else {
+            streamed.body.cancel()
+            let name = request.name
+            let wrong = EventStreamContentTypeError(received: contentType, requestName: name)
+            throw NetworkError(
+                .decoding, requestName: name, message: wrong.description, response: head, underlyingError: wrong)
         }
     }
 

@@ -18,7 +18,7 @@ import NetworkingCore
 /// - `open` receives `nil` on the first connection and whenever no event ID was received yet.
 /// - An error thrown by `open` itself ends the sequence with that error: the event stream rules say not to
 ///   reconnect when the server answers without a stream (a 204, another status, another content type), and `open`
-///   is where the caller decides that. An error thrown while reading the chunks, or their end, leads to a
+///   is where the caller decides that. ``EndOfStream`` thrown by `open` ends the sequence normally (for a 204). An error thrown while reading the chunks, or their end, leads to a
 ///   reconnection; `CancellationError` ends the sequence at once.
 /// - After `maximumReconnections` reconnections in a row without an event, the sequence ends: with the last read
 ///   error if there was one, else normally. `nil` (the default) reconnects without limit, like a browser's
@@ -124,6 +124,8 @@ public struct ServerSentEventSource: AsyncSequence, Sendable {
             let lastEventID = decoder.lastEventID
             do {
                 chunks = try await source.open(lastEventID.isEmpty ? nil : lastEventID).makeAsyncIterator()
+            } catch is EndOfStream {
+                ended = true
             } catch {
                 ended = true
                 throw error

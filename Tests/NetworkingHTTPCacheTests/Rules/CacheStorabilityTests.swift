@@ -40,8 +40,11 @@ import NetworkingTestSupport
             method: .get, request: [:], status: 206, response: ["Cache-Control": "max-age=60"], privately: false,
             shared: false, rule: "§3.3 partial content is not stored (deliberate: ranges are not cached)"),
         Row(
-            method: .get, request: [:], status: 201, response: ["Cache-Control": "max-age=60"], privately: false,
-            shared: false, rule: "§3 status not understood as cacheable"),
+            method: .get, request: [:], status: 201, response: ["Cache-Control": "max-age=60"], privately: true,
+            shared: true, rule: "§3 explicit freshness makes an understood status storable"),
+        Row(
+            method: .get, request: [:], status: 201, response: [:], privately: false, shared: false,
+            rule: "§3 without explicit freshness, only heuristically cacheable statuses"),
         Row(
             method: .post, request: [:], status: 200, response: ["Cache-Control": "max-age=60"], privately: false,
             shared: false, rule: "§3 only GET"),

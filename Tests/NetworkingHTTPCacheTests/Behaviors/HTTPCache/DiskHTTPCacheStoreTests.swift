@@ -38,6 +38,20 @@ import NetworkingTestSupport
         #expect(reopened.entry(forKey: "https://api.test/items") == nil)
     }
 
+    @Test func theVariantsOfAURLSurviveTogether() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var entry = Self.entry
+        var other = Self.entry
+        other.varyingRequestFields = ["accept": "text/plain"]
+        other.body = Data("plain".utf8)
+        entry.otherVariants = [other]
+        DiskHTTPCacheStore(directory: folder).setEntry(entry, forKey: "https://api.test/items")
+        let read = try #require(DiskHTTPCacheStore(directory: folder).entry(forKey: "https://api.test/items"))
+        #expect(read == entry)
+        #expect(read.otherVariants.map(\.body) == [Data("plain".utf8)])
+    }
+
     @Test func everyTruncationOfAFileIsDroppedAsCorrupt() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,27 +5,33 @@ import NetworkingTestSupport
 
 /// A client with an HTTP cache over a scripted mock server, on virtual time, recording the cache's events.
 struct HTTPCacheHarness {
-    let clock = TestClock(mode: .manual)
+    let clock: TestClock
     let transport: MockTransport
     let events = LockedBox<[HTTPCacheEvent]>([])
     let store: any HTTPCacheStore
     let client: NetworkClient
     let cache: HTTPCacheBehavior
+    /// Every event, as it happens, for a test that waits for one from a background revalidation.
+    let eventStream: AsyncStream<HTTPCacheEvent>
 
     /// `answer` produces each response from the request that reached the server.
     init(
         store: any HTTPCacheStore = InMemoryHTTPCacheStore(), mode: HTTPCacheBehavior.Mode = .private,
-        outer: [any RequestBehavior] = [],
+        outer: [any RequestBehavior] = [], clock: TestClock = TestClock(mode: .manual),
         answer: @escaping @Sendable (HTTPRequest) throws -> (Int, HTTPFields, String)
     ) throws {
         self.store = store
+        self.clock = clock
         transport = MockTransport { request in
             let (status, fields, body) = try answer(request)
             return (HTTPResponse(status: .init(code: status), headerFields: fields, url: request.url), Data(body.utf8))
         }
         let events = self.events
+        let (stream, continuation) = AsyncStream.makeStream(of: HTTPCacheEvent.self)
+        eventStream = stream
         cache = HTTPCacheBehavior(store: store, mode: mode, clock: clock) { event in
             events.withLock { $0.append(event) }
+            continuation.yield(event)
         }
         client = try NetworkClient(
             configuration: .init(
@@ -40,6 +46,13 @@ struct HTTPCacheHarness {
     ) async throws -> (HTTPResponse, String) {
         let response = try await client.response(for: NetworkRequest<Data>(method, path: path, headers: headers))
         return (response.response, String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// Waits until the cache reports an event of `kind` (events already seen count) and returns it.
+    @discardableResult
+    func next(_ kind: HTTPCacheEvent.Kind) async -> HTTPCacheEvent? {
+        for await event in eventStream where event.kind == kind { return event }
+        return nil
     }
 
     var sends: Int { transport.requestCount }

@@ -12,12 +12,17 @@ import NetworkingTestSupport
 @Suite struct NetworkClientEventsTests {
     private static let request = NetworkRequest<Data>(path: "/events")
 
+    /// An event stream answer: `text/event-stream` chunks.
+    static func sse(_ chunks: [Data], end: MockResponse.StreamEnd = .finish) -> MockResponse {
+        .streamed(chunks, headers: ["Content-Type": "text/event-stream"], end: end)
+    }
+
     @Test func reconnectsWithLastEventIDAfterTheRetryTimeAndYieldsEveryEventOnce() async throws {
         let first = Data("retry: 1500\nid: 1\ndata: one\n\nid: 2\nda".utf8)
         let firstEnd = Data("ta: two\n\n".utf8)
         let transport = MockTransport().stub(
-            .get, "/events", .streamed([first, firstEnd], end: .fail(TransportError(.connectionLost, "cut"))),
-            .streamed([Data("id: 3\ndata: three\n\n".utf8)]), .streamed([]))
+            .get, "/events", Self.sse([first, firstEnd], end: .fail(TransportError(.connectionLost, "cut"))),
+            Self.sse([Data("id: 3\ndata: three\n\n".utf8)]), Self.sse([]))
         let clock = TestClock()
         let client = try makeClient(transport: transport)
         var received: [String] = []
@@ -45,7 +50,7 @@ import NetworkingTestSupport
     @Test func aConnectionThatFailsOnTheNetworkIsRetriedAfterTheReconnectionTime() async throws {
         let transport = MockTransport().stub(
             .get, "/events", .failure(URLError(.cannotConnectToHost)),
-            .streamed([Data("id: 1\ndata: back\n\n".utf8)]), .streamed([]))
+            Self.sse([Data("id: 1\ndata: back\n\n".utf8)]), Self.sse([]))
         let clock = TestClock()
         let client = try makeClient(transport: transport, clock: clock)
         var received: [String] = []
@@ -56,7 +61,7 @@ import NetworkingTestSupport
     }
 
     @Test func theRequestsOwnAcceptIsKeptAndANegativeLimitIsRefused() async throws {
-        let transport = MockTransport().stub(.get, "/events", .streamed([Data("data: x\n\n".utf8)]))
+        let transport = MockTransport().stub(.get, "/events", Self.sse([Data("data: x\n\n".utf8)]))
         let client = try makeClient(transport: transport)
         let request = NetworkRequest<Data>(path: "/events", headers: ["Accept": "text/event-stream; q=1"])
         var count = 0

@@ -1,0 +1,20 @@
+import Foundation
+import NetworkingHTTP
+import NetworkingCore
+
+extension ServerSentEventSource {
+    /// Thrown by an `Open` closure to end the sequence normally, without reconnecting: the server said there are
+    /// no more events (a `204 No Content`, HTML Standard §9.2.3).
+    ///
+    /// ```swift
+    /// let source = try ServerSentEventSource { lastEventID in
+    ///     let (status, chunks) = try await openEventStream(lastEventID: lastEventID)
+    ///     if status == 204 { throw ServerSentEventSource.EndOfStream() }
+    ///     return chunks
+    /// }
+    /// ```
+    public struct EndOfStream: Error, Sendable, Hashable {
+        /// Creates the signal.
+        public init() {}
+    }
+}
