@@ -1,5 +1,4 @@
 import Foundation
-import NetworkingTestSupport
 
 /// Random and mutated header values from a seeded generator, for the cache parsers' hostile-input tests.
 package enum CacheFuzz {

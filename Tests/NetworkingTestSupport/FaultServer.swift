@@ -53,8 +53,8 @@ package enum FaultServer {
     /// The port of the server's second plain listener on 127.0.0.1: another origin with the same routes and hits.
     package static func alternatePort() async throws -> Int {
         struct Ports: Decodable, Sendable { let alternate: Int }
-        return try await try NetworkClient(baseURL: try await url()).send(NetworkRequest<Ports>(path: "/__ports"))
-            .alternate
+        let client = try NetworkClient(baseURL: try await url())
+        return try await client.send(NetworkRequest<Ports>(path: "/__ports")).alternate
     }
 
     /// What one of the server's TLS listeners has seen: its port, connections accepted, handshakes by outcome.
@@ -71,8 +71,8 @@ package enum FaultServer {
     /// The self-signed listener's counts (`/__tls`), or with `trusted` those of the listener whose certificate the
     /// run's authority signed (`/__tls-trusted`).
     package static func tlsStats(trusted: Bool = false) async throws -> TLSStats {
-        try await try NetworkClient(baseURL: try await url())
-            .send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
+        let client = try NetworkClient(baseURL: try await url())
+        return try await client.send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
     }
 
     /// A key no other test uses.

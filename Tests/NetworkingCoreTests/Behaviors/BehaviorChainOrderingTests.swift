@@ -15,7 +15,7 @@ import NetworkingTestSupport
         let behavior = CombinedBehavior([
             RecordingBehavior("a", log: log), RecordingBehavior("b", log: log), RecordingBehavior("c", log: log),
         ])
-        try await try makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
                 "a.modify", "a.beforeSend", "b.modify", "b.beforeSend", "c.modify", "c.beforeSend",
@@ -46,7 +46,7 @@ import NetworkingTestSupport
             CombinedBehavior([RecordingBehavior("a", log: log), EmptyBehavior()]),
             CombinedBehavior([CombinedBehavior([RecordingBehavior("b", log: log)]), RecordingBehavior("c", log: log)]),
         ])
-        try await try makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(log.events.filter { $0.hasSuffix("beforeSend") } == ["a.beforeSend", "b.beforeSend", "c.beforeSend"])
     }
 
@@ -113,7 +113,7 @@ import NetworkingTestSupport
         let behavior = CombinedBehavior([
             RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log),
         ])
-        try await try makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
                 "outer.modify", "outer.beforeSend",
@@ -157,7 +157,7 @@ import NetworkingTestSupport
             }
         }
         let transport = answering()
-        let user = try await try makeClient(transport: transport, behavior: Offline()).send(
+        let user = try await makeClient(transport: transport, behavior: Offline()).send(
             NetworkRequest<User>(path: "/u/1"))
         #expect(user.name == "cached")
         #expect(transport.requestCount == 0)

@@ -23,7 +23,7 @@ import NetworkingTestSupport
         let log = EventLog()
         var generator = BehaviorFakes.SeededGenerator(seed: seed)
         let shuffled: [any RequestBehavior] = Self.recorders(log).shuffled(using: &generator)
-        try await try makeClient(transport: answering(), behavior: CombinedBehavior(shuffled))
+        try await makeClient(transport: answering(), behavior: CombinedBehavior(shuffled))
             .send(NetworkRequest<Void>(path: "/x"))
         #expect(log.events.filter { $0.hasSuffix(".beforeSend") } == Self.expected)
     }

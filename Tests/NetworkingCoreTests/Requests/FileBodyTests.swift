@@ -17,8 +17,8 @@ import NetworkingTestSupport
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = MockTransport().stub(.post, "/files", .success(Receipt(ok: true)))
         // When
-        _ = try await try Self.client(transport).send(NetworkRequest<Receipt>(.post, path: "/files", body: .file(file)))
-        _ = try await try Self.client(transport).send(
+        _ = try await Self.client(transport).send(NetworkRequest<Receipt>(.post, path: "/files", body: .file(file)))
+        _ = try await Self.client(transport).send(
             NetworkRequest<Receipt>(.post, path: "/files", body: .file(file, contentType: "text/plain")))
         // Then
         let sent = transport.requests(to: .post, "/files")
@@ -31,7 +31,7 @@ import NetworkingTestSupport
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
         let transport = MockTransport().stub(.post, "/files", .success(Receipt(ok: true)))
         let error = await expectNetworkError {
-            try await try Self.client(transport).send(
+            try await Self.client(transport).send(
                 NetworkRequest<Receipt>(.post, path: "/files", body: .file(missing)))
         }
         #expect(error?.kind == .invalidRequest)
@@ -46,7 +46,7 @@ import NetworkingTestSupport
         let notAFile = URL(string: "https://example.com/file.bin")!
         for (url, reason) in [(directory, "is a directory"), (notAFile, "is not a file: URL")] {
             let error = await expectNetworkError {
-                try await try Self.client(transport).send(
+                try await Self.client(transport).send(
                     NetworkRequest<Receipt>(.post, path: "/files", body: .file(url)))
             }
             #expect(error?.kind == .invalidRequest)
@@ -60,7 +60,7 @@ import NetworkingTestSupport
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = MockTransport().stub(.get, "/files", .success(Receipt(ok: true)))
         let error = await expectNetworkError {
-            try await try Self.client(transport).send(NetworkRequest<Receipt>(.get, path: "/files", body: .file(file)))
+            try await Self.client(transport).send(NetworkRequest<Receipt>(.get, path: "/files", body: .file(file)))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(transport.requests.isEmpty)

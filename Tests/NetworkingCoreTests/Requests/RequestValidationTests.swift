@@ -94,7 +94,7 @@ import NetworkingTestSupport
         let transport = answering()
         let error = try #require(
             await expectNetworkError {
-                try await try makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
+                try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
             })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains("segment"))
@@ -104,7 +104,7 @@ import NetworkingTestSupport
     @Test(arguments: ["a..b", "...", ".well-known/x", "v1.2/items"])
     func dotsInsideSegmentsAreFine(path: String) async throws {
         let transport = answering()
-        try await try makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
+        try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
         #expect(transport.requestCount == 1)
     }
 
@@ -152,14 +152,14 @@ import NetworkingTestSupport
         let transport = answering()
         var headers: HTTPFields = ["Accept": "a"]
         headers.append(HTTPField(name: "accept", value: "b"))
-        try await try makeClient(transport: transport).send(NetworkRequest<Void>(path: "/a", headers: headers))
+        try await makeClient(transport: transport).send(NetworkRequest<Void>(path: "/a", headers: headers))
         #expect(transport.requests.first?.headerFields[values: .accept] == ["a", "b"])
         #expect(transport.requests.first?.headerFields.map(\.name.rawName) == ["Accept", "accept"])
     }
 
     @Test func nonASCIIHeaderValuesAreAllowed() async throws {
         let transport = answering()
-        try await try makeClient(transport: transport).send(
+        try await makeClient(transport: transport).send(
             NetworkRequest<Void>(path: "/a", headers: ["X-Name": "Zoë"]))
         #expect(transport.requests.first?.headerFields["X-Name"] == "Zoë")
     }

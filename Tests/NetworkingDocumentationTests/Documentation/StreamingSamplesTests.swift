@@ -41,7 +41,7 @@ for try await chunk in streamed {
 
     @Test func thePluginsStreamTimerSampleSeesTheEnd() async throws {
         let mock = MockTransport().stub(.get, "/events", .streamed([Data("abc".utf8)]))
-        let streamed = try await try makeClient(transport: mock, behavior: StreamTimer()).stream(
+        let streamed = try await makeClient(transport: mock, behavior: StreamTimer()).stream(
             NetworkRequest<Data>(path: "/events"))
         for try await _ in streamed {}
         #expect(mock.requestCount == 1)

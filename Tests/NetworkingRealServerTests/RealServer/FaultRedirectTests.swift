@@ -122,7 +122,8 @@ extension RealServerTests {
             #expect(body.count == 15)
             // On libcurl every body arrives (a 304 has none by definition).
             #if canImport(FoundationNetworking)
-                let lost = TestTransport.current == .curl ? status == 304 : [301, 302, 303, 304, 307, 308].contains(status)
+                let lost =
+                    TestTransport.current == .curl ? status == 304 : [301, 302, 303, 304, 307, 308].contains(status)
             #else
                 let lost = status == 304
             #endif

@@ -20,7 +20,9 @@ extension RealServerTests {
                     behavior: .httpCache(onEvent: onEvent)))
         }
 
-        static func get(_ client: NetworkClient, _ query: [String: String], headers: HTTPFields = [:])
+        @discardableResult static func get(
+            _ client: NetworkClient, _ query: [String: String], headers: HTTPFields = [:]
+        )
             async throws -> NetworkResponse<Data>
         {
             let items = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }

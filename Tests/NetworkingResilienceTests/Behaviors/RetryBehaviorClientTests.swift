@@ -54,7 +54,7 @@ import NetworkingTestSupport
         #expect(plain.requestCount == 1)
 
         let keyed = Self.transport([503, 201])
-        try await try makeClient(transport: keyed, behavior: .retry(clock: TestClock())).send(
+        try await makeClient(transport: keyed, behavior: .retry(clock: TestClock())).send(
             NetworkRequest<Void>(.post, path: "/orders", headers: ["Idempotency-Key": "k-1"]))
         #expect(keyed.requestCount == 2)
     }
@@ -70,7 +70,7 @@ import NetworkingTestSupport
             return (HTTPResponse(status: 201), Data())
         }
         let clock = TestClock()
-        try await try makeClient(transport: transport, behavior: .retry(clock: clock)).send(
+        try await makeClient(transport: transport, behavior: .retry(clock: clock)).send(
             NetworkRequest<Void>(.post, path: "/orders"))
         #expect(transport.requestCount == 2)
         #expect(clock.sleeps.count == 1)
@@ -79,7 +79,7 @@ import NetworkingTestSupport
     @Test func retryAfterFromTheServerSetsTheWait() async throws {
         let transport = Self.transport([429, 200], headers: ["Retry-After": "2"])
         let clock = TestClock()
-        try await try makeClient(transport: transport, behavior: .retry(clock: clock)).send(
+        try await makeClient(transport: transport, behavior: .retry(clock: clock)).send(
             NetworkRequest<Void>(path: "/x"))
         #expect(clock.sleeps == [.seconds(2)])
         #expect(transport.requestCount == 2)
@@ -95,7 +95,7 @@ import NetworkingTestSupport
             .retry(clock: TestClock()),
             RecordingBehavior("outer", log: log, placement: .observation),
         ])
-        try await try makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
             log.events == [
                 "outer.modify", "outer.beforeSend",

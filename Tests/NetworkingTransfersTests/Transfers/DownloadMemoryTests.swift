@@ -34,7 +34,7 @@ private struct FloodingTransport: HTTPTransport {
         let destination = folder.appendingPathComponent("big.bin")
         let chunk = Data((0..<256 * 1024).map { UInt8($0 % 251) })
         let transport = FloodingTransport(chunk: chunk, count: 256)
-        let result = try await try makeClient(transport: transport)
+        let result = try await makeClient(transport: transport)
             .download(NetworkRequest<Data>(path: "/big"), to: destination).value
         #expect(result.byteCount == 64 << 20)
         let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber

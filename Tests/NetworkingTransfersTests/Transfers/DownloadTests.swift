@@ -72,7 +72,7 @@ import NetworkingTestSupport
         try Data("stale".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         try Data("\"old\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial-validator"))
         let mock = MockTransport().stub(.get, "/file", .data(Data("fresh file".utf8), headers: [.eTag: "\"new\""]))
-        let result = try await try makeClient(transport: mock).download(
+        let result = try await makeClient(transport: mock).download(
             NetworkRequest<Data>(path: "/file"), to: destination
         )
         .value
@@ -88,7 +88,7 @@ import NetworkingTestSupport
         try Data("done".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         try Data("\"v1\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial-validator"))
         let mock = MockTransport().stub(.get, "/file", .status(416, headers: [.contentRange: "bytes */4"]))
-        let result = try await try makeClient(transport: mock).download(
+        let result = try await makeClient(transport: mock).download(
             NetworkRequest<Data>(path: "/file"), to: destination
         )
         .value
@@ -102,7 +102,7 @@ import NetworkingTestSupport
         let destination = folder.appendingPathComponent("file.bin")
         try Data("junk".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial"))
         let mock = MockTransport().stub(.get, "/file", .data(Data("whole".utf8)))
-        _ = try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+        _ = try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
             .value
         #expect(mock.lastRequest?.header(.range) == nil)
         #expect(try Data(contentsOf: destination) == Data("whole".utf8))
@@ -116,7 +116,7 @@ import NetworkingTestSupport
         let mock = MockTransport().stub(
             .get, "/file", .streamed([Data("new ".utf8)], end: .fail(TransportError(.connectionLost, "cut"))))
         _ = await expectNetworkError {
-            try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+            try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
                 .value
         }
         #expect(try Data(contentsOf: destination) == Data("previous".utf8))
@@ -127,7 +127,7 @@ import NetworkingTestSupport
             "missing-\(UUID().uuidString)/file.bin")
         let mock = MockTransport().stub(.get, "/file", .data(Data("x".utf8)))
         let error = await expectNetworkError {
-            try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+            try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
                 .value
         }
         #expect(error?.kind == .fileSystem)
@@ -141,7 +141,7 @@ import NetworkingTestSupport
         let destination = folder.appendingPathComponent("file.bin")
         let mock = MockTransport().stub(.get, "/file", .streamed([Data("abc".utf8)], headers: [.contentLength: "10"]))
         let error = await expectNetworkError {
-            try await try makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
+            try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
                 .value
         }
         #expect(error?.kind == .transport(.connectionLost))

@@ -144,7 +144,7 @@ import NetworkingTestSupport
         try await harness.get(headers: ["Authorization": "Bearer s3cret"])
         let keys = harness.events.current.map(\.key)
         #expect(!keys.isEmpty && keys.allSatisfy { !$0.contains("s3cret") })
-        #expect(await store.entry(forKey: "https://api.test/items") == nil)
+        #expect(store.entry(forKey: "https://api.test/items") == nil)
     }
 
     @Test func varyKeepsVariantsApart() async throws {
