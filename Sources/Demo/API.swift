@@ -45,7 +45,7 @@ enum API {
             .httpCache(onEvent: { event in console.cache(event) }),
             .coalescing(table: console.inFlight),
         ])
-        let transport = WireTap(base: backend.transport(clock: clock) ?? URLSessionTransport.shared, console: console)
+        let transport = WireTap(base: backend.transport(clock: clock) ?? DefaultTransport.shared, console: console)
         return try NetworkClient(
             configuration: .init(baseURL: backend.baseURL, transport: transport, behavior: behavior, clock: clock))
     }

@@ -8,7 +8,7 @@ import NetworkingTestSupport
 #endif
 
 extension RealServerTests {
-    /// Rules of the Conformance article on the wire: the cache over `URLSessionTransport` and the fault server's
+    /// Rules of the Conformance article on the wire: the cache over the run's transport (URLSession, then libcurl) and the fault server's
     /// `/cacheable`, counting what reaches the transport.
     @Suite struct HTTPCacheConformanceRealServerTests {
         static func client(

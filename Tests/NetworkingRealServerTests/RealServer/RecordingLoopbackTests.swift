@@ -24,7 +24,7 @@ extension RealServerTests {
             var options = RecordingOptions()
             options.jsonStyle = .asReceived
             let recorder = RecordingTransport(
-                wrapping: URLSessionTransport(), directory: folder.url, mode: .recordAll, options: options)
+                wrapping: TestTransport.make(), directory: folder.url, mode: .recordAll, options: options)
             let paths = [
                 "/echo?key=\(key)&status=201", "/bytes/3000?key=\(key)", "/html?key=\(key)", "/status/404?key=\(key)",
             ]
@@ -54,7 +54,7 @@ extension RealServerTests {
             let client = { (mode: RecordingTransport.Mode) in
                 try NetworkClient(
                     baseURL: base,
-                    transport: RecordingTransport(wrapping: URLSessionTransport(), directory: folder.url, mode: mode))
+                    transport: RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: mode))
             }
             let first = try client(.recordMissing)
             _ = try await first.send(NetworkRequest<Data>(path: "/ok", query: [URLQueryItem(name: "key", value: key)]))
@@ -81,7 +81,7 @@ extension RealServerTests {
             let token = "loopback-token-\(UUID().uuidString)"
             let client = try NetworkClient(
                 baseURL: base,
-                transport: RecordingTransport(wrapping: URLSessionTransport(), directory: folder.url, mode: .recordAll))
+                transport: RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: .recordAll))
             var request = NetworkRequest<Data>(
                 path: "/echo",
                 query: [URLQueryItem(name: "key", value: key), URLQueryItem(name: "access_token", value: token)])
@@ -101,7 +101,7 @@ extension RealServerTests {
             let base = try await FaultServer.url()
             let key = FaultServer.newKey("sse")
             let folder = try FixtureFolder([:])
-            let recorder = RecordingTransport(wrapping: URLSessionTransport(), directory: folder.url, mode: .recordAll)
+            let recorder = RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: .recordAll)
             let url = URL(string: "\(base)/sse?count=4&ms=20&key=\(key)")!
             let (_, liveBody) = try await exchange(recorder, HTTPRequest(method: .get, url: url))
 
@@ -121,12 +121,12 @@ extension RealServerTests {
             let folder = try FixtureFolder([:])
             let client = try NetworkClient(
                 baseURL: base,
-                transport: RecordingTransport(wrapping: URLSessionTransport(), directory: folder.url, mode: .recordAll))
+                transport: RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: .recordAll))
             _ = try await client.send(
                 NetworkRequest<Data>(path: "/json", query: [URLQueryItem(name: "size", value: "300")]))
             _ = try await client.send(NetworkRequest<Data>(path: "/ok"))
 
-            let report = await DriftReport.check(directory: folder.url, against: URLSessionTransport(), baseURL: base)
+            let report = await DriftReport.check(directory: folder.url, against: TestTransport.make(), baseURL: base)
 
             #expect(report.fixtures.count == 2)
             #expect(!report.hasDrift, "\(report)")
