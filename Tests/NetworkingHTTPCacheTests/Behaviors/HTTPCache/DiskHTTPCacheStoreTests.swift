@@ -17,7 +17,7 @@ import NetworkingTestSupport
 /// The folder store: survives a new instance, drops corrupt files, trims to its limit.
 @Suite struct DiskHTTPCacheStoreTests {
     static func folder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("DiskCacheStoreTests-\(UUID().uuidString)")
+        FileManager.default.temporaryDirectory.appendingPathComponent("DiskHTTPCacheStoreTests-\(UUID().uuidString)")
     }
 
     static let entry = HTTPCacheEntry(
