@@ -10,7 +10,7 @@ public struct CookieSettings: Sendable, Hashable {
     /// The most redirects followed in one call; the one after fails with `transport(.tooManyRedirects)`.
     public let maximumRedirects: Int
 
-    /// The default: 10 redirects, the default transport's own limit, so adding cookies changes nothing else.
+    /// The default: 10 redirects, the client's default `maximumRedirects`, so adding cookies changes nothing else.
     public static let `default` = CookieSettings(checked: 10)
 
     /// Creates settings.

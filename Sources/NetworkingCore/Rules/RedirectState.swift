@@ -56,8 +56,11 @@ package struct RedirectState: Sendable {
     package let limit: Int
     /// Whether redirects are followed at all; when not, every 3xx is delivered as the response.
     package let follows: Bool
+    /// The first request: its URL is parsed only when a redirect is followed, so a call that is not redirected
+    /// never pays for it.
+    private let first: HTTPRequest
     /// The origin of the first request.
-    package let origin: Origin?
+    package var origin: Origin? { first.url.map(Origin.init) }
     /// How many redirects were followed so far.
     package private(set) var count = 0
     /// Whether a hop has left the original origin: from then on, credentials stay off.
@@ -74,7 +77,7 @@ package struct RedirectState: Sendable {
     ///   - follows: Whether to follow redirects at all; `false` delivers every 3xx as the response.
     ///   - bodyIsReplayable: Whether the body can be sent again; by default, what `request`'s body says.
     package init(for request: HTTPRequest, limit: Int, follows: Bool = true, bodyIsReplayable: Bool? = nil) {
-        self.origin = request.url.map(Origin.init)
+        self.first = request
         self.limit = limit
         self.follows = follows
         self.bodyIsReplayable = bodyIsReplayable ?? request.body.isReplayable
