@@ -7,12 +7,12 @@ import Networking
     import Darwin
 #endif
 
-/// Part 6: the libcurl transport on loopback (nginx, 1 KB JSON) against raw `URLSession.data(for:)` and against the
+/// Part 6: the libcurl transport on loopback (nginx, 1 KB JSON) against Foundation's raw `data(for:)` and against the
 /// engine alone (`curl_easy_perform` in a loop), in interleaved rounds of one run; and the CPU it spends per
 /// request at 16 callers.
 struct CurlBenchmark {
     struct Result {
-        /// Requests per second at 1 and 16 callers: raw URLSession, the full chain on libcurl.
+        /// Requests per second at 1 and 16 callers: raw Foundation `data(for:)`, the full chain on libcurl.
         let raw: [Int: Double]
         let chain: [Int: Double]
         /// The bare engine loop through a multi handle (as the transport drives libcurl), 1 caller.

@@ -5,12 +5,12 @@ import NetworkingHTTP
 /// authorities, and public-key pins.
 ///
 /// The transport evaluates it on every TLS connection: the chain must lead to one of the trusted authorities, and,
-/// when pins are set, a pinned key must appear: on Apple platforms (URLSession) in any certificate of the chain; on
+/// when pins are set, a pinned key must appear: on Apple platforms (the Foundation transport) in any certificate of the chain; on
 /// the libcurl transport (Linux's default) in the server's own certificate, which libcurl checks itself. A refused
 /// server fails the call with `TransportError/Code/secureConnectionFailed` (`TransportError/SecureConnectionFailure/certificate`),
 /// which the default retry policy never retries.
 ///
-/// **Linux's URLSession transport.** FoundationNetworking has no per-session trust: it lets libcurl trust the
+/// **Linux's Foundation transport.** FoundationNetworking has no per-session trust: it lets libcurl trust the
 /// system's bundle (`/etc/ssl/certs/ca-certificates.crt` on Debian and Ubuntu) and nothing else, and exposes no way
 /// to check a key. With that transport, trust a private authority by adding it to the system store (copy it to
 /// `/usr/local/share/ca-certificates/NAME.crt` and run `update-ca-certificates`, in the image of a container);
@@ -45,7 +45,7 @@ public struct ServerTrust: Sendable, Hashable {
     /// Whether this is the system default, the only policy Linux can apply.
     public var isSystem: Bool { self == .system }
 
-    /// Whether this platform's URLSession transport can apply policies other than ``system``: `true` on Apple
+    /// Whether this platform's Foundation transport can apply policies other than ``system``: `true` on Apple
     /// platforms, `false` on Linux, where the libcurl transport (the default there) applies them instead (see the
     /// type's documentation).
     public static var isSupported: Bool {

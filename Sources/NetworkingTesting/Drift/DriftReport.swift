@@ -6,7 +6,7 @@ import NetworkingCore
 ///
 /// ```swift
 /// let report = await DriftReport.check(
-///     directory: fixturesURL, against: URLSessionTransport(), baseURL: URL(string: "https://api.example.com/v1")!)
+///     directory: fixturesURL, against: liveTransport, baseURL: URL(string: "https://api.example.com/v1")!)
 /// #expect(!report.hasDrift, "\(report)")
 /// ```
 /// Every recorded request is sent again (a sequence as many times as it has answers, a stored request body with
@@ -41,7 +41,7 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - directory: A folder recorded by `RecordingTransport`.
-    ///   - transport: The live transport, such as `URLSessionTransport()`.
+    ///   - transport: The live transport, such as the platform's default transport.
     ///   - baseURL: The backend's base URL, its path included (the recording's base path).
     ///   - headers: Header fields sent with every request, such as credentials the recording left out.
     /// - Returns: The report; a folder that cannot be read gives one entry saying why.

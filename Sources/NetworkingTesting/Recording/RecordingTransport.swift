@@ -8,7 +8,7 @@ import NetworkingCore
 ///
 /// ```swift
 /// let transport = RecordingTransport(
-///     wrapping: URLSessionTransport(), directory: fixturesURL, mode: .recordMissing, basePath: "/v1")
+///     wrapping: liveTransport, directory: fixturesURL, mode: .recordMissing, basePath: "/v1")
 /// let client = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
 /// ```
 ///
