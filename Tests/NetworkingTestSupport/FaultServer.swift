@@ -81,9 +81,7 @@ package enum FaultServer {
     }
 
     private static func launch() async throws -> Int {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Servers/fault_server.py")
+        let script = TestServers.directory.appendingPathComponent("fault_server.py")
         let portFile = FileManager.default.temporaryDirectory
             .appendingPathComponent(
                 "networking-fault-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).port")

@@ -42,9 +42,7 @@ package enum HTTPBin {
 
     /// Runs `httpbin.py start` with a state folder of our own and this process as parent; returns the URL it prints.
     private static func startPrivateServer() async throws -> URL {
-        let servers = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Servers")
+        let servers = TestServers.directory
         let pid = ProcessInfo.processInfo.processIdentifier
         let work = FileManager.default.temporaryDirectory.appendingPathComponent(
             "networking-httpbin-\(pid)-\(UUID().uuidString.prefix(8))")

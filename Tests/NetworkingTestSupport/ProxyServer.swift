@@ -26,9 +26,7 @@ package enum ProxyServer {
     }
 
     private static func launch(credentials: String?) async throws -> Int {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Servers/proxy_server.py")
+        let script = TestServers.directory.appendingPathComponent("proxy_server.py")
         let portFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("networking-proxy-\(UUID().uuidString).port")
         let process = Process()

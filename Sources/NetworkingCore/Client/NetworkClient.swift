@@ -106,6 +106,12 @@ public final class NetworkClient: Sendable {
     ) throws -> PreparedCall {
         let name = request.name
         let built = try builder.build(request, name: name)
+        let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
+        if let conflict = chain.conflict {
+            throw NetworkError(
+                .behavior("BehaviorChain"), requestName: name, message: "the per-request behavior: \(conflict)",
+                builtRequest: built, underlyingError: conflict)
+        }
         let clock = configuration.clock
         let deadline = (request.deadline ?? configuration.deadline).map { CallDeadline(limit: $0, clock: clock) }
         let timeout = request.timeout ?? configuration.timeout
@@ -119,12 +125,6 @@ public final class NetworkClient: Sendable {
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
             followsRedirects: configuration.followsRedirects)
-        let chain = BehaviorChain(clientWide: clientWideChain, perRequest: behavior)
-        if let conflict = chain.conflict {
-            throw NetworkError(
-                .behavior("BehaviorChain"), requestName: name, message: "the per-request behavior: \(conflict)",
-                builtRequest: built, underlyingError: conflict)
-        }
         return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
     }
 

@@ -133,8 +133,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
     }
 
     @Test func everySampleInPluginsMarkdownIsCompiledHere() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = DocumentSamples.root
         let markdown = try String(contentsOf: root.appendingPathComponent("Plugins.md"), encoding: .utf8)
         let here = Self.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {

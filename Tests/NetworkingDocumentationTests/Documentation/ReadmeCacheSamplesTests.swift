@@ -26,7 +26,7 @@ return cachedClient
     @Test func theCacheExampleInReadmeIsCompiledHereAndPutsTheCacheAfterAuthorization() throws {
         let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/HTTPCacheAndCookies.md") { $0.hasPrefix("let cacheFolder = ") }
         #expect(DocumentSamples.lines(of: block).count == 11)
-        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's cache example is not the code compiled here")
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "HTTPCacheAndCookies.md's cache example is not the code compiled here")
 
         let behavior = try #require((try readmeCacheExample(services: AppServices())).configuration.behavior as? CombinedBehavior)
         #expect(behavior.behaviors.count == 3)

@@ -21,6 +21,6 @@ return try await (profile, raw)
     @Test func theCoalescingExampleInReadmeIsCompiledHere() throws {
         let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/Resilience.md") { $0.hasPrefix("let coalescedClient = ") }
         #expect(DocumentSamples.lines(of: block).count == 6)
-        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's coalescing example is not the code compiled here")
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "Resilience.md's coalescing example is not the code compiled here")
     }
 }

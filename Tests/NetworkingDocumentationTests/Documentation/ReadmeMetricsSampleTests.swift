@@ -16,7 +16,7 @@ import Testing
 @testable import NetworkingTransfers
 import NetworkingTestSupport
 
-// README.md's metrics example, verbatim: compiled here and checked against README.md below.
+// Metrics.md's metrics example, verbatim: compiled here and checked against README.md below.
 func metricsReadmeExample() throws -> NetworkClient {
 let client = try NetworkClient(
     baseURL: URL(string: "https://api.example.com")!,
@@ -31,7 +31,7 @@ return client
     @Test func theMetricsExampleIsCompiledHereAndPrintsLinesOfThatShape() async throws {
         let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/Metrics.md") { $0.contains(".metrics { metrics in print(metrics) }") }
         #expect(DocumentSamples.lines(of: block).count == 6)
-        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's metrics example is not the code compiled here")
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "Metrics.md's metrics example is not the code compiled here")
         #expect(try metricsReadmeExample().configuration.baseURL?.host == "api.example.com")
 
         // The same behaviors on a mock: a 503, then a 200; the printed lines have the shape the comments show.

@@ -49,7 +49,7 @@ return (transport, apple)
     @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
         let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/TransportsAndTrust.md") { $0.hasPrefix("let pem = ") }
         #expect(DocumentSamples.lines(of: block).count == 6)
-        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's trust example is not the code compiled here")
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "TransportsAndTrust.md's trust example is not the code compiled here")
 
         let certificate = Data([0x30, 0x03, 0x02, 0x01, 0x01])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("readme-ca-\(UUID().uuidString).pem")
@@ -65,8 +65,7 @@ return (transport, apple)
     }
 
     @Test func theUsageExampleInReadmeIsCompiledHere() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = DocumentSamples.root
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let usage = try #require(
             readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "\n```").first)

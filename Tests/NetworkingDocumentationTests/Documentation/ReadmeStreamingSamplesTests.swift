@@ -48,8 +48,7 @@ return request
 
 @Suite struct ReadmeStreamingSamplesTests {
     static func readmeBlock(startingWith prefix: String) throws -> [String] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = DocumentSamples.root
         let readme = try String(contentsOf: root.appendingPathComponent("Sources/Networking/Networking.docc/StreamingAndTransfers.md"), encoding: .utf8)
         let block = try #require(
             readme.components(separatedBy: "```swift\n").first { $0.hasPrefix(prefix) }?

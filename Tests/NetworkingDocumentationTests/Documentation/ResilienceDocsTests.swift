@@ -11,8 +11,7 @@ import NetworkingTestSupport
 /// The Resilience article (Networking.docc/Resilience.md): its one-line chain compiles and behaves as described, through a whole client.
 @Suite struct ResilienceDocsTests {
     @Test func theReadmeShowsTheOrderBuiltHere() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = DocumentSamples.root
         let readme = try String(
             contentsOf: root.appendingPathComponent("Sources/Networking/Networking.docc/Resilience.md"), encoding: .utf8
         )

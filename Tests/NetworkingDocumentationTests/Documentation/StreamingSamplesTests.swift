@@ -16,8 +16,7 @@ for try await chunk in streamed {
 
 @Suite struct StreamingSamplesTests {
     static func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = DocumentSamples.root
         return try String(contentsOf: root.appendingPathComponent("Sources/Networking/Networking.docc/StreamingAndTransfers.md"), encoding: .utf8)
     }
 

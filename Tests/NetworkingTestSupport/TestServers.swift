@@ -1,0 +1,8 @@
+import Foundation
+
+/// Where the test servers' scripts are: `Tests/Servers`, found from this file, so every launcher agrees on it.
+package enum TestServers {
+    /// The `Tests/Servers` folder.
+    package static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Servers")
+}
