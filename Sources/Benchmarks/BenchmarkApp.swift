@@ -64,7 +64,8 @@ struct BenchmarkApp {
                 return
             }
             if let index = arguments.firstIndex(of: "--curl-probe"), index + 1 < arguments.count {
-                try await CurlProbe.run(count: Int(arguments[index + 1]) ?? 2_000)
+                try await CurlProbe.run(
+                    count: Int(arguments[index + 1]) ?? 2_000, parts: Array(arguments[(index + 2)...]))
                 return
             }
             if arguments.contains("--curl-only") {

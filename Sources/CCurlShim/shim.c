@@ -147,3 +147,15 @@ int ncurl_multi_next_done(const ncurl_api *api, void *multi, void **easy, int *r
     }
     return 0;
 }
+
+int ncurl_flag_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
+
+void ncurl_flag_store(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_SEQ_CST); }
+
+void ncurl_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}

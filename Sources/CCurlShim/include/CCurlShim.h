@@ -66,4 +66,11 @@ int ncurl_multi_setopt_long(const ncurl_api *api, void *multi, int option, long 
 /// The next finished transfer: returns 1 and fills `easy` and `result`, or 0 when none is left.
 int ncurl_multi_next_done(const ncurl_api *api, void *multi, void **easy, int *result);
 
+/// Sequentially consistent load and store of a flag shared by the loop thread and its callers (compiler builtins:
+/// no header), so the loop can tell whether it must be woken and can wait for work without a lock or a syscall.
+int ncurl_flag_load(const int *flag);
+void ncurl_flag_store(int *flag, int value);
+/// A hint to the processor that this thread is spinning.
+void ncurl_spin_pause(void);
+
 #endif

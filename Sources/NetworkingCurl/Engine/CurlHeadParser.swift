@@ -15,42 +15,67 @@ struct CurlHeadParser {
     var failure: String?
 
     /// Takes one line (with its CRLF). Returns `true` when it completed a final head.
+    ///
+    /// Works on the bytes (no Foundation string trimming): this runs for every field of every response.
     mutating func take(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard !isComplete else { return false }  // trailers of a chunked body
         var bytes = raw[...]
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
-        if bytes.isEmpty {
-            guard let code else { return false }
-            if (100..<200).contains(code) {
-                self = CurlHeadParser()
-                return false
-            }
-            isComplete = true
-            // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable (libcurl frames by the
-            // last one, which could cut the body short while the call looks successful).
-            let lengths = Set(fields[values: .contentLength].map { $0.trimmingCharacters(in: .whitespaces) })
-            if lengths.count > 1 {
-                failure =
-                    "the response has conflicting Content-Length values (\(lengths.sorted().joined(separator: ", ")))"
-            }
-            return true
-        }
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            readStatus(line)
+        if bytes.isEmpty { return endOfHead() }
+        if bytes.starts(with: Self.httpSlash) {
+            readStatus(String(decoding: bytes, as: UTF8.self))
         } else if let first = bytes.first, first == 0x20 || first == 0x09, !fields.isEmpty {
             // An obsolete folded line (RFC 9112 §5.2) continues the previous field's value.
             var last = fields[fields.count - 1]
-            last.value += " " + line.trimmingCharacters(in: .whitespaces)
+            last.value += " " + String(decoding: Self.trimmed(bytes), as: UTF8.self)
             fields.replaceSubrange((fields.count - 1)..<fields.count, with: [last])
-        } else if let colon = line.firstIndex(of: ":"), colon != line.startIndex {
-            let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        } else if let colon = bytes.firstIndex(of: 0x3A), colon != bytes.startIndex {
+            let name = String(decoding: bytes[..<colon], as: UTF8.self)
+            let value = String(decoding: Self.trimmed(bytes[(colon + 1)...]), as: UTF8.self)
             fields.append(HTTPField(name: HTTPField.Name(name), value: value))
         } else {
-            failure = "the response has a header line that is not a field (\(line.prefix(40)))"
+            failure =
+                "the response has a header line that is not a field (\(String(decoding: bytes.prefix(40), as: UTF8.self)))"
         }
         return false
+    }
+
+    /// The empty line: a final head is complete (`true`), an interim 1xx one is dropped.
+    private mutating func endOfHead() -> Bool {
+        guard let code else { return false }
+        if (100..<200).contains(code) {
+            self = CurlHeadParser()
+            return false
+        }
+        isComplete = true
+        // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable (libcurl frames by the
+        // last one, which could cut the body short while the call looks successful).
+        let lengths = fields[values: .contentLength]
+        if lengths.count > 1 {
+            let distinct = Set(lengths.map { Self.trimmedText($0) })
+            if distinct.count > 1 {
+                failure =
+                    "the response has conflicting Content-Length values (\(distinct.sorted().joined(separator: ", ")))"
+            }
+        }
+        return true
+    }
+
+    private static let httpSlash: [UInt8] = Array("HTTP/".utf8)
+
+    /// `bytes` without leading and trailing spaces and tabs (the optional whitespace of RFC 9110 §5.6.3).
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        var result = bytes
+        while let first = result.first, first == 0x20 || first == 0x09 { result = result.dropFirst() }
+        while let last = result.last, last == 0x20 || last == 0x09 { result = result.dropLast() }
+        return result
+    }
+
+    private static func trimmedText(_ text: String) -> String {
+        var result = Substring(text)
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return String(result)
     }
 
     private mutating func readStatus(_ line: String) {

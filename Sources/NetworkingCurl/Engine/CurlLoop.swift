@@ -4,11 +4,12 @@ import NetworkingCore
 import NetworkingHTTP
 
 /// The one thread of a transport that owns its multi handle: every libcurl call on a transfer that has been handed
-/// over happens here. Callers hand work over through a locked queue and wake the thread with `curl_multi_wakeup`;
-/// the thread sleeps in `curl_multi_poll` until a socket, a libcurl timer or a wake-up needs it.
+/// over happens here. Callers hand work over through a locked queue and wake the thread with `curl_multi_wakeup`,
+/// only when it sleeps; the thread sleeps in `curl_multi_poll` until a socket, a libcurl timer or a wake-up needs
+/// it. With no transfer to watch it first waits a moment awake for the next call, on a flag rather than a syscall.
 ///
-/// Only the queue is shared (a `LockedBox`); `active` and the multi handle are touched by the loop thread alone,
-/// hence `@unchecked Sendable`.
+/// Only the queue and two flags are shared (a `LockedBox`, atomic loads and stores); `active` and the multi handle
+/// are touched by the loop thread alone, hence `@unchecked Sendable`.
 final class CurlLoop: @unchecked Sendable {
     /// Work handed to the loop thread.
     enum Command {
@@ -28,6 +29,10 @@ final class CurlLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     /// Commands waiting for the loop thread, and whether it has stopped (after which the multi handle is gone).
     private let queue = LockedBox((commands: [Command](), stopped: false))
+    /// 1 while commands wait in `queue`: set by callers, cleared by the loop when it takes them (atomic).
+    private let pending = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// 1 while the loop sleeps, or is about to, in `curl_multi_poll`: only then must a caller wake it (atomic).
+    private let sleeping = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     /// Transfers in the multi handle, by easy handle (loop thread only).
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Transfers whose head completed during the current round, to hand to their callers at its end.
@@ -39,6 +44,8 @@ final class CurlLoop: @unchecked Sendable {
             throw CurlUnavailableError(library: configuration.libraryName, reason: "curl_multi_init failed")
         }
         self.multi = multi
+        pending.initialize(to: 0)
+        sleeping.initialize(to: 0)
         let api = library.api
         _ = ncurl_multi_setopt_long(
             api, multi, CurlOption.multiMaxConnects, max(1, configuration.maximumPooledConnections))
@@ -51,13 +58,25 @@ final class CurlLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Hands `command` to the loop thread, waking it if the queue was empty (otherwise a wake-up is on its way).
+    deinit {
+        pending.deallocate()
+        sleeping.deallocate()
+    }
+
+    /// Hands `command` to the loop thread, waking it if it sleeps (the first caller to find it asleep wakes it).
     /// The wake-up happens under the queue's lock, so it can never reach a multi handle the stopping thread freed.
+    ///
+    /// The loop sets `sleeping` before it reads `pending` and a caller sets `pending` before it reads `sleeping`,
+    /// both sequentially consistent: either the loop sees the command or the caller sees the loop asleep.
     func submit(_ command: Command) {
         let refused = queue.withLock { queue -> Bool in
             guard !queue.stopped else { return true }
             queue.commands.append(command)
-            if queue.commands.count == 1 { _ = library.api.pointee.multi_wakeup(multi) }
+            ncurl_flag_store(pending, 1)
+            if ncurl_flag_load(sleeping) == 1 {
+                ncurl_flag_store(sleeping, 0)
+                _ = library.api.pointee.multi_wakeup(multi)
+            }
             return false
         }
         if refused, case .add(let transfer) = command { transfer.fail(CancellationError()) }
@@ -68,13 +87,16 @@ final class CurlLoop: @unchecked Sendable {
         var running: Int32 = 0
         var ready: Int32 = 0
         while true {
-            let commands = queue.withLock { queue in
-                defer { queue.commands.removeAll(keepingCapacity: true) }
-                return queue.commands
-            }
-            for (index, command) in commands.enumerated() where !handle(command) {
-                stopAll(dropping: commands[(index + 1)...])
-                return
+            if ncurl_flag_load(pending) == 1 {
+                let commands = queue.withLock { queue in
+                    ncurl_flag_store(pending, 0)
+                    defer { queue.commands.removeAll(keepingCapacity: true) }
+                    return queue.commands
+                }
+                for (index, command) in commands.enumerated() where !handle(command) {
+                    stopAll(dropping: commands[(index + 1)...])
+                    return
+                }
             }
             _ = api.pointee.multi_perform(multi, &running)
             var easy: UnsafeMutableRawPointer?
@@ -86,22 +108,33 @@ final class CurlLoop: @unchecked Sendable {
             }
             for transfer in readyHeads { transfer.deliverHead() }
             readyHeads.removeAll(keepingCapacity: true)
-            // A short spin before sleeping: a caller answered a moment ago often sends its next request within
-            // microseconds, and catching it awake spares two thread wake-ups (each tens of microseconds).
-            let spinUntil = ContinuousClock.now.advanced(by: Self.spin)
-            var idle = true
-            while ContinuousClock.now < spinUntil {
-                _ = api.pointee.multi_poll(multi, nil, 0, 0, &ready)
-                if ready > 0 || queue.withLock({ !$0.commands.isEmpty }) {
-                    idle = false
-                    break
-                }
+            // Nothing to watch: a caller answered a moment ago often sends its next request within microseconds,
+            // and catching it awake spares two thread wake-ups (each tens of microseconds).
+            if active.isEmpty && awaitCommand(for: Self.spin) { continue }
+            ncurl_flag_store(sleeping, 1)
+            if ncurl_flag_load(pending) == 1 {
+                ncurl_flag_store(sleeping, 0)
+                continue
             }
-            if idle { _ = api.pointee.multi_poll(multi, nil, 0, 1000, &ready) }
+            _ = api.pointee.multi_poll(multi, nil, 0, 1000, &ready)
+            ncurl_flag_store(sleeping, 0)
         }
     }
 
-    /// How long the loop stays awake, polling, before it sleeps.
+    /// Waits awake, without a syscall, up to `limit` for a command; `true` when one came.
+    private func awaitCommand(for limit: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while true {
+            for _ in 0..<64 {
+                if ncurl_flag_load(pending) == 1 { return true }
+                ncurl_spin_pause()
+            }
+            if clock.now >= deadline { return false }
+        }
+    }
+
+    /// How long the loop stays awake, with no transfer, before it sleeps.
     static let spin = Duration.microseconds(100)
 
     /// Notes that `transfer`'s head is complete (loop thread, from its header callback).

@@ -10,7 +10,7 @@ extension CurlTransfer {
     func configure(_ settings: CurlSettings) -> String? {
         let api = self.api
         let user = Unmanaged.passUnretained(self).toOpaque()
-        guard let url = request.url?.absoluteString else { return "the request's target cannot form a URL" }
+        guard let url = url?.absoluteString else { return "the request's target cannot form a URL" }
         var failed: [String] = []
         func check(_ result: Int32, _ what: String) {
             if result != 0 { failed.append("\(what): \(loop.library.describe(result))") }
@@ -26,7 +26,7 @@ extension CurlTransfer {
         _ = ncurl_setopt_long(api, easy, CurlOption.suppressConnectHeaders, 1)
         // Over TLS, a new call waits for a connection being set up, which may turn out to carry HTTP/2, rather
         // than open another; plain-HTTP connections are never shared, so there it would only make calls queue.
-        if request.url?.scheme?.lowercased() == "https" { _ = ncurl_setopt_long(api, easy, CurlOption.pipeWait, 1) }
+        if self.url?.scheme?.lowercased() == "https" { _ = ncurl_setopt_long(api, easy, CurlOption.pipeWait, 1) }
         _ = ncurl_setopt_pointer(api, easy, CurlOption.errorBuffer, errorBuffer)
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.writeFunction, CurlCallbacks.write)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.writeData, user)

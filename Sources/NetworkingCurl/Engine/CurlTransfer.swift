@@ -22,6 +22,8 @@ final class CurlTransfer: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let loop: CurlLoop
     let request: HTTPRequest
+    /// The request's URL, formed once (the setup and the response both need it).
+    let url: URL?
     let observer: (any AttemptObserver)?
     let bufferLimit: Int
     let shared = LockedBox(Shared())
@@ -46,6 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.easy = easy
         self.loop = loop
         self.request = request
+        self.url = request.url
         self.observer = TransferObservation.attempt
         self.bufferLimit = bufferLimit
         errorBuffer.initialize(repeating: 0, count: 256)
@@ -87,7 +90,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// complete by the time its caller wakes (one thread hop per call, not three).
     func openBody() {
         guard body == nil else { return }
-        let response = head.response(url: request.url)
+        let response = head.response(url: url)
         let decoded = response.headerFields[.contentEncoding].map { !$0.isEmpty && $0 != "identity" } ?? false
         let length = decoded ? nil : head.contentLength
         let (stream, _) = HTTPBody.makeStream(length: length, bufferLimit: bufferLimit) { [weak self] in

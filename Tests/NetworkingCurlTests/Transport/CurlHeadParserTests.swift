@@ -61,6 +61,23 @@ import NetworkingTestSupport
         #expect(parser.failure?.contains(reason) == true, "\(String(describing: parser.failure))")
     }
 
+    @Test func optionalWhitespaceAroundAValueIsDroppedAndInsideItKept() {
+        // RFC 9110 §5.6.3: spaces and tabs around a field value are not part of it.
+        let (parser, _) = Self.parse([
+            "HTTP/1.1 200 OK\r\n", "X-A: \t spaced  value \t\r\n", "X-B:tight\r\n", "X-C:\r\n", "\r\n",
+        ])
+        #expect(parser.fields[.init("X-A")] == "spaced  value")
+        #expect(parser.fields[.init("X-B")] == "tight")
+        #expect(parser.fields[.init("X-C")] == "")
+        #expect(parser.failure == nil)
+    }
+
+    @Test func equalLengthsWithSpacesAroundThemAreOneLength() {
+        let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "Content-Length:5 \r\n", "\r\n"])
+        #expect(parser.failure == nil)
+        #expect(parser.contentLength == nil)  // two fields: the framing is libcurl's, no announced length here
+    }
+
     @Test func equalRepeatedLengthsAreOneLength() {
         let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "Content-Length: 5\r\n", "\r\n"])
         #expect(parser.failure == nil)
