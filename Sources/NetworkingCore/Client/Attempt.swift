@@ -74,7 +74,8 @@ package struct Attempt: Sendable {
                 return try await finish(response, body, sent: sent)
             }
             answer = try await withTimeLimit(
-                limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() }, operation)
+                limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() },
+                interruptible: transport is any InterruptibleTransport, operation)
         } catch let error as NetworkError {
             throw error
         } catch {

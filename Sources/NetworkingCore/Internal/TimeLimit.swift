@@ -10,19 +10,39 @@ import NetworkingHTTP
 /// The calling task's cancellation is reported as `CancellationError`, never as a timeout. The operation must answer
 /// cancellation promptly, as every transport must.
 ///
-/// The operation runs in a task of its own because cancellation is sticky: the timer must be able to end it and
-/// leave the calling task, which may retry, uncancelled.
+/// What the winning timer stops: the operation runs in a task of its own, which the timer cancels, because
+/// cancellation is sticky and the calling task, which may retry, must stay uncancelled. With `interruptible` (the
+/// operation only waits for an ``InterruptibleTransport`` and its bodies) it runs in the calling task instead,
+/// under a ``TransferInterruption`` the timer fires: no task to start, and one thread hop fewer per call.
 package func withTimeLimit<T: Sendable>(
     _ limit: Duration?,
     clock: any NetworkClock,
     onTimeout: @escaping @Sendable () -> any Error,
     discard: (@Sendable (T) -> Void)? = nil,
+    interruptible: Bool = false,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     guard let limit else { return try await operation() }
     // A cancelled caller can only end in cancellation, never in a timeout: no timer needed.
     if Task.isCancelled { return try await operation() }
     let race = TimeLimitRace()
+    if interruptible {
+        let interruption = TransferInterruption()
+        let timer = clock.schedule(after: limit.clampedForTimers) {
+            if race.claim(byTimer: true) { interruption.interrupt() }
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await TransferInterruption.$current.withValue(interruption) { try await operation() })
+        } catch {
+            result = .failure(error)
+        }
+        timer.cancel()
+        if race.claim(byTimer: false) { return try result.get() }
+        if case .success(let value) = result { discard?(value) }
+        try Task.checkCancellation()
+        throw onTimeout()
+    }
     let child = startTask(operation)
     let timer = clock.schedule(after: limit.clampedForTimers) {
         if race.claim(byTimer: true) { child.cancel() }

@@ -31,6 +31,8 @@ final class CurlTransfer: @unchecked Sendable {
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
     var headerList: UnsafeMutableRawPointer?
     var upload: CurlUpload?
+    /// The time limit's interruption this transfer is registered with, to unregister when it ends.
+    var interruption: (TransferInterruption, UInt64)?
 
     // Loop thread only, from the hand-over on.
     var head = CurlHeadParser()
@@ -59,30 +61,40 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Waits for the head: hands the transfer to the loop once the caller waits, and stops it when the calling
-    /// task is cancelled.
+    /// task is cancelled or the attempt's time limit interrupts it (``TransferInterruption``).
     func start() async throws -> Head {
-        try await withTaskCancellationHandler {
+        let interruption = TransferInterruption.current
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Head, any Error>) in
                 let waiting = shared.withLock { shared in
                     guard !shared.ended else { return false }
                     shared.continuation = continuation
                     return true
                 }
-                if waiting {
-                    loop.submit(.add(self))
-                } else {
-                    continuation.resume(throwing: CancellationError())
+                guard waiting else { return continuation.resume(throwing: CancellationError()) }
+                if let interruption {
+                    guard let registration = interruption.register({ [weak self] in self?.stop() }) else {
+                        return stop()
+                    }
+                    self.interruption = (interruption, registration)
                 }
+                loop.submit(.add(self))
             }
         } onCancel: {
-            let continuation = shared.withLock { shared in
-                shared.ended = true
-                defer { shared.continuation = nil }
-                return shared.continuation
-            }
-            continuation?.resume(throwing: CancellationError())
-            loop.submit(.cancel(self, CancellationError()))
+            stop()
         }
+    }
+
+    /// Stops the transfer from the caller's side: its caller, if still waiting, gets `CancellationError`, and the
+    /// loop takes it out of the engine (any thread).
+    private func stop() {
+        let continuation = shared.withLock { shared in
+            shared.ended = true
+            defer { shared.continuation = nil }
+            return shared.continuation
+        }
+        continuation?.resume(throwing: CancellationError())
+        loop.submit(.cancel(self, CancellationError()))
     }
 
     /// The head is complete (loop thread): the body opens, fed from now on; the caller gets both at
@@ -196,6 +208,7 @@ final class CurlTransfer: @unchecked Sendable {
     func release() {
         guard !released else { return }
         released = true
+        if let (interruption, registration) = interruption { interruption.unregister(registration) }
         upload?.stop()
         api.pointee.easy_cleanup(easy)
         if let headerList { api.pointee.slist_free_all(headerList) }

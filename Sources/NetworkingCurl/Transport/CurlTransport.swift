@@ -18,8 +18,9 @@ import NetworkingTLS
 /// - **Compression**: a request without `Accept-Encoding` announces the codings libcurl decodes (gzip, deflate,
 ///   and br and zstd when built in) and gets the body decoded; with one, the body comes as the server sent it.
 /// - **Trust**: `ServerTrust` applies fully (own authorities from memory, pins of the server's key).
-/// - **Cancellation** removes the transfer from the engine at once; its connection is closed.
-public final class CurlTransport: HTTPTransport {
+/// - **Cancellation** removes the transfer from the engine at once; its connection is closed. The client's time
+///   limit stops a transfer the same way, without a task of its own per attempt.
+public final class CurlTransport: HTTPTransport, InterruptibleTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
     private let loop: CurlLoop
