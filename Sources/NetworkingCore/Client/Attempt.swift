@@ -103,7 +103,7 @@ package struct Attempt: Sendable {
         if bodiless { return (response, .empty, sent) }
         guard form == .buffered else { return (response, body, sent) }
         if let announced = response.headerFields[.contentLength].flatMap({
-            Int64($0.trimmingCharacters(in: .whitespaces))
+            Int64($0.trimmingSpacesAndTabs)
         }),
             announced > maximumBodySize
         {

@@ -56,7 +56,7 @@ extension String {
         guard let contentType else { return .utf8 }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
+                $0.trimmingSpacesAndTabs.lowercased()
             }
             guard pair.count == 2, pair[0] == "charset" else { continue }
             switch pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) {

@@ -23,7 +23,7 @@ struct CurlHeadParser {
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
         if bytes.isEmpty { return endOfHead() }
         if bytes.starts(with: Self.httpSlash) {
-            readStatus(String(decoding: bytes, as: UTF8.self))
+            readStatus(bytes)
         } else if let first = bytes.first, first == 0x20 || first == 0x09, !fields.isEmpty {
             // An obsolete folded line (RFC 9112 §5.2) continues the previous field's value.
             var last = fields[fields.count - 1]
@@ -52,7 +52,7 @@ struct CurlHeadParser {
         // last one, which could cut the body short while the call looks successful).
         let lengths = fields[values: .contentLength]
         if lengths.count > 1 {
-            let distinct = Set(lengths.map { Self.trimmedText($0) })
+            let distinct = Set(lengths.map { String($0.trimmingSpacesAndTabs) })
             if distinct.count > 1 {
                 failure =
                     "the response has conflicting Content-Length values (\(distinct.sorted().joined(separator: ", ")))"
@@ -71,18 +71,13 @@ struct CurlHeadParser {
         return result
     }
 
-    private static func trimmedText(_ text: String) -> String {
-        var result = Substring(text)
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return String(result)
-    }
 
-    private mutating func readStatus(_ line: String) {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        version = parts.first.map(String.init) ?? ""
-        code = parts.count > 1 ? Int(parts[1]) : nil
-        reason = parts.count > 2 ? String(parts[2]) : ""
+    /// Reads `HTTP/1.1 200 OK` (or `HTTP/2 200`): version, code, reason; a new head starts.
+    private mutating func readStatus(_ line: Slice<UnsafeRawBufferPointer>) {
+        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
+        version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        code = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) : nil
+        reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
         fields = HTTPFields()
     }
 

@@ -147,13 +147,3 @@ package struct CacheControl: Sendable, Hashable {
         text.trimmingSpacesAndTabs
     }
 }
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpacesAndTabs: Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
-    }
-}

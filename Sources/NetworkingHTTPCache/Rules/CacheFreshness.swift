@@ -108,6 +108,6 @@ package enum CacheFreshness {
     }
 
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        String(text.trimmingSpacesAndTabs)
     }
 }

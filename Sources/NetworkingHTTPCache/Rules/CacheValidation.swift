@@ -72,6 +72,6 @@ package enum CacheValidation {
     }
 
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        String(text.trimmingSpacesAndTabs)
     }
 }

@@ -86,7 +86,7 @@ extension NetworkClient {
         let fields = response.headerFields
         let decision = rule.decide(
             status: response.status.code, contentRange: fields[.contentRange],
-            contentLength: fields[.contentLength].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) })
+            contentLength: fields[.contentLength].flatMap { Int64($0.trimmingSpacesAndTabs) })
         let (appending, expected): (Bool, Int64?)
         switch decision {
         case .append(let total): (appending, expected) = (true, total)
