@@ -9,8 +9,10 @@ struct ChainBenchmark {
         let nanoseconds: Double
     }
 
-    /// A transport that answers every request at once with the same body in memory.
-    struct CannedTransport: HTTPTransport {
+    /// A transport that answers every request at once with the same body in memory. It never waits, so it honours
+    /// the time limit's interruption trivially: the client runs it as it runs `CurlTransport`, the Linux default,
+    /// whose transfers the time limit stops itself (no task per attempt).
+    struct CannedTransport: InterruptibleTransport {
         let body: Data
         let response: HTTPResponse
 
@@ -19,8 +21,9 @@ struct ChainBenchmark {
         }
     }
 
-    /// The same canned answer through one more transport: every transport now takes the client's one time-limit
-    /// path (a clock timer and a task per attempt), so this row differs from (b) by one call only.
+    /// The same canned answer through a transport the time limit cannot stop itself (as `MockTransport`,
+    /// `FixtureTransport` and `URLSessionTransport`): the client runs each attempt in a task of its own, which the
+    /// limit's timer cancels.
     struct PlainCannedTransport: HTTPTransport {
         let canned: CannedTransport
 

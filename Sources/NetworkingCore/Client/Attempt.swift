@@ -12,6 +12,8 @@ package struct Attempt: Sendable {
     package let name: String
     package let builtRequest: HTTPRequest
     package let transport: any HTTPTransport
+    /// Whether the time limit stops the transport's transfers itself rather than a task of the attempt's own.
+    package let transportIsInterruptible: Bool
     package let clock: any NetworkClock
     package let timeout: Duration
     package let deadline: CallDeadline?
@@ -75,7 +77,7 @@ package struct Attempt: Sendable {
             }
             answer = try await withTimeLimit(
                 limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() },
-                interruptible: transport is any InterruptibleTransport, operation)
+                interruptible: transportIsInterruptible, operation)
         } catch let error as NetworkError {
             throw error
         } catch {

@@ -26,6 +26,8 @@ public final class NetworkClient: Sendable {
     package let builder: RequestBuilder
     /// The client-wide behavior, flattened once.
     package let clientWideChain: BehaviorChain
+    /// Whether the time limit can stop the transport's transfers itself (``InterruptibleTransport``), found once.
+    package let transportIsInterruptible: Bool
 
     /// Creates a client from a full configuration.
     ///
@@ -38,6 +40,7 @@ public final class NetworkClient: Sendable {
             baseURL: configuration.baseURL, encoder: configuration.encoder,
             sensitiveHeaderNames: configuration.sensitiveHeaderNames)
         self.clientWideChain = BehaviorChain([configuration.behavior])
+        self.transportIsInterruptible = configuration.transport is any InterruptibleTransport
         if let conflict = clientWideChain.conflict { throw conflict }
     }
 
@@ -120,7 +123,8 @@ public final class NetworkClient: Sendable {
             requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
             attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form)
         let attempt = Attempt(
-            name: name, builtRequest: built, transport: configuration.transport, clock: clock, timeout: timeout,
+            name: name, builtRequest: built, transport: configuration.transport,
+            transportIsInterruptible: transportIsInterruptible, clock: clock, timeout: timeout,
             deadline: deadline, acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,

@@ -25,10 +25,13 @@ package enum CallIDs {
         // Version 4 and the RFC 4122 variant, as `UUID()` would set them.
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         let versioned = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
-        let a = withUnsafeBytes(of: versioned.bigEndian) { Array($0) }
-        let b = withUnsafeBytes(of: low.bigEndian) { Array($0) }
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+        let (a, b) = (versioned, low)
         return UUID(
-            uuid: (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]))
+            uuid: (
+                byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), byte(a, 6), byte(a, 7),
+                byte(b, 0), byte(b, 1), byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5), byte(b, 6), byte(b, 7)
+            ))
     }
 
     /// SplitMix64's finaliser: a bijection on 64-bit values that spreads every input bit.

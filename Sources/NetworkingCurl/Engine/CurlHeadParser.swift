@@ -71,7 +71,6 @@ struct CurlHeadParser {
         return result
     }
 
-
     /// Reads `HTTP/1.1 200 OK` (or `HTTP/2 200`): version, code, reason; a new head starts.
     private mutating func readStatus(_ line: Slice<UnsafeRawBufferPointer>) {
         let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
