@@ -25,24 +25,45 @@ package func withTimeLimit<T: Sendable>(
     guard let limit else { return try await operation() }
     // A cancelled caller can only end in cancellation, never in a timeout: no timer needed.
     if Task.isCancelled { return try await operation() }
-    let race = TimeLimitRace()
+    // Each path in a function of its own, not inlined: an async frame is sized for every path of its function,
+    // and this one is alive for the whole attempt (10,000 calls in flight keep 10,000 of them).
     if interruptible {
-        let interruption = TransferInterruption()
-        let timer = clock.schedule(after: limit.clampedForTimers) {
-            if race.claim(byTimer: true) { interruption.interrupt() }
-        }
-        let result: Result<T, any Error>
-        do {
-            result = .success(try await TransferInterruption.$current.withValue(interruption) { try await operation() })
-        } catch {
-            result = .failure(error)
-        }
-        timer.cancel()
-        if race.claim(byTimer: false) { return try result.get() }
-        if case .success(let value) = result { discard?(value) }
-        try Task.checkCancellation()
-        throw onTimeout()
+        return try await interrupting(after: limit, clock: clock, onTimeout: onTimeout, discard: discard, operation)
     }
+    return try await cancellingTask(after: limit, clock: clock, onTimeout: onTimeout, discard: discard, operation)
+}
+
+/// The interruptible path: the operation in the calling task, the timer firing its ``TransferInterruption``.
+@inline(never)
+private func interrupting<T: Sendable>(
+    after limit: Duration, clock: any NetworkClock, onTimeout: @escaping @Sendable () -> any Error,
+    discard: (@Sendable (T) -> Void)?, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let race = TimeLimitRace()
+    let interruption = TransferInterruption()
+    let timer = clock.schedule(after: limit.clampedForTimers) {
+        if race.claim(byTimer: true) { interruption.interrupt() }
+    }
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await TransferInterruption.$current.withValue(interruption) { try await operation() })
+    } catch {
+        result = .failure(error)
+    }
+    timer.cancel()
+    if race.claim(byTimer: false) { return try result.get() }
+    if case .success(let value) = result { discard?(value) }
+    try Task.checkCancellation()
+    throw onTimeout()
+}
+
+/// The general path: the operation in a task of its own, which the timer cancels.
+@inline(never)
+private func cancellingTask<T: Sendable>(
+    after limit: Duration, clock: any NetworkClock, onTimeout: @escaping @Sendable () -> any Error,
+    discard: (@Sendable (T) -> Void)?, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let race = TimeLimitRace()
     let child = startTask(operation)
     let timer = clock.schedule(after: limit.clampedForTimers) {
         if race.claim(byTimer: true) { child.cancel() }
