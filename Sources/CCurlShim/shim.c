@@ -32,6 +32,8 @@ struct ncurl_version_head {
     int age;
     const char *version;
     unsigned int version_num;
+    const char *host;
+    int features;
 };
 
 static void ncurl_copy(char *to, int capacity, const char *a, const char *b) {
@@ -96,6 +98,11 @@ unsigned int ncurl_version_number(const ncurl_api *api) {
 const char *ncurl_version_text(const ncurl_api *api) {
     const struct ncurl_version_head *info = api->version_info(0);
     return info ? info->version : "";
+}
+
+unsigned int ncurl_version_features(const ncurl_api *api) {
+    const struct ncurl_version_head *info = api->version_info(0);
+    return info ? (unsigned int)info->features : 0;
 }
 
 int ncurl_setopt_long(const ncurl_api *api, void *easy, int option, long value) {

@@ -552,6 +552,12 @@ def gzipped(h):
     h.reply(200, body, "application/json", {"Content-Encoding": "gzip"})
 
 
+@route(r"/unknown-coding")
+def unknown_coding(h):
+    """A body in a content coding no client decodes (RFC 9110 §8.4.1: it must reach the caller as sent)."""
+    h.reply(200, b"\x00raw-bytes\xff", "application/octet-stream", {"Content-Encoding": "x-unheard-of"})
+
+
 GZIP_BOMB_SIZE = 64 << 20
 
 

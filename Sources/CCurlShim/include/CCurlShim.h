@@ -48,6 +48,8 @@ int ncurl_open(const char *name, ncurl_api *api, char *message, int message_capa
 /// libcurl's version number (0x078801 for 7.88.1) and its text.
 unsigned int ncurl_version_number(const ncurl_api *api);
 const char *ncurl_version_text(const ncurl_api *api);
+/// libcurl's feature bits (CURL_VERSION_LIBZ, _BROTLI, _ZSTD and the others).
+unsigned int ncurl_version_features(const ncurl_api *api);
 
 int ncurl_setopt_long(const ncurl_api *api, void *easy, int option, long value);
 int ncurl_setopt_pointer(const ncurl_api *api, void *easy, int option, const void *value);

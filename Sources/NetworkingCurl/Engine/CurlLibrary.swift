@@ -12,6 +12,9 @@ final class CurlLibrary: @unchecked Sendable {
     let versionNumber: UInt32
     /// libcurl's version, such as `7.88.1`.
     let version: String
+    /// The content codings this libcurl decodes, lower-cased (`identity` and its alias `none` always; `gzip`,
+    /// `x-gzip` and `deflate` with zlib; `br` with brotli; `zstd` with zstd).
+    let decodedCodings: Set<String>
 
     /// The name of libcurl's runtime library on Linux (its ABI has been version 4 since 2006).
     static let defaultName = "libcurl.so.4"
@@ -45,6 +48,12 @@ final class CurlLibrary: @unchecked Sendable {
         self.api = api
         versionNumber = ncurl_version_number(api)
         version = String(cString: ncurl_version_text(api))
+        let features = ncurl_version_features(api)
+        var codings: Set<String> = ["identity", "none"]
+        if features & (1 << 3) != 0 { codings.formUnion(["gzip", "x-gzip", "deflate"]) }  // CURL_VERSION_LIBZ
+        if features & (1 << 23) != 0 { codings.insert("br") }  // CURL_VERSION_BROTLI
+        if features & (1 << 26) != 0 { codings.insert("zstd") }  // CURL_VERSION_ZSTD
+        decodedCodings = codings
         guard versionNumber >= Self.oldestVersion else {
             throw CurlUnavailableError(library: name, reason: "libcurl \(version) is older than 7.68.0")
         }
@@ -62,6 +71,13 @@ final class CurlLibrary: @unchecked Sendable {
 
     /// Whether this libcurl takes certificate authorities from memory.
     var supportsCAInfoBlob: Bool { versionNumber >= Self.caInfoBlobVersion }
+
+    /// 8.5.0: libcurl decides at the `Content-Encoding` field whether to decode, before the transport sees the
+    /// field, so an unknown coding can no longer be let through untouched once the head arrives.
+    static let earlyDecodingDecisionVersion: UInt32 = 0x08_05_00
+
+    /// Whether a transfer can switch decoding off once its head is in (libcurl before 8.5 decides per body write).
+    var decidesDecodingPerWrite: Bool { versionNumber < Self.earlyDecodingDecisionVersion }
 
     /// libcurl's text for an error code.
     func describe(_ code: Int32) -> String {

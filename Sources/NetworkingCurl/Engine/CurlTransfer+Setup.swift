@@ -86,6 +86,7 @@ extension CurlTransfer {
         if fields[.acceptEncoding] == nil {
             // libcurl names the codings it decodes (gzip, deflate, br, zstd as built) and decodes them.
             _ = CurlText.set(api, easy, CurlOption.acceptEncoding, "")
+            decodes = true
         }
         headerList = list
         _ = ncurl_setopt_pointer(api, easy, CurlOption.httpHeader, list)

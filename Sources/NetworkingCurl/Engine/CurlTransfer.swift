@@ -39,6 +39,9 @@ final class CurlTransfer: @unchecked Sendable {
     var body: BodyBuffer?
     /// The head and body opened but not yet handed to the caller.
     var pendingHead: Head?
+    /// Whether libcurl decodes this transfer's body (the request named no `Accept-Encoding`, so the transport
+    /// announced the codings libcurl decodes); switched off at the head when the server used another coding.
+    var decodes = false
     var pausedReceiving = false
     var pausedSending = false
     private var released = false
@@ -103,7 +106,14 @@ final class CurlTransfer: @unchecked Sendable {
     func openBody() {
         guard body == nil else { return }
         let response = head.response(url: url)
-        let decoded = response.headerFields[.contentEncoding].map { !$0.isEmpty && $0 != "identity" } ?? false
+        let codings = Self.codings(of: response)
+        if decodes, !codings.isSubset(of: loop.library.decodedCodings), loop.library.decidesDecodingPerWrite {
+            // A coding libcurl cannot decode (the server used one it was not offered): the body goes to the caller
+            // as it came, its Content-Encoding intact, rather than failing in libcurl (CURLE_BAD_CONTENT_ENCODING).
+            decodes = false
+            _ = ncurl_setopt_long(api, easy, CurlOption.httpContentDecoding, 0)
+        }
+        let decoded = decodes && codings.contains { $0 != "identity" && $0 != "none" }
         let length = decoded ? nil : head.contentLength
         let (stream, _) = HTTPBody.makeStream(length: length, bufferLimit: bufferLimit) { [weak self] in
             guard let self else { return }
@@ -120,6 +130,17 @@ final class CurlTransfer: @unchecked Sendable {
         observer?.responseHeadReceived(response)
         pendingHead = (response, stream)
         loop.headReady(self)
+    }
+
+    /// The content codings of `response`, lower-cased, in no order.
+    static func codings(of response: HTTPResponse) -> Set<String> {
+        var codings = Set<String>()
+        for value in response.headerFields[values: .contentEncoding] {
+            for member in value.split(separator: ",") where !member.trimmingSpacesAndTabs.isEmpty {
+                codings.insert(member.trimmingSpacesAndTabs.lowercased())
+            }
+        }
+        return codings
     }
 
     /// Hands the head and its body to the caller, if not done yet (loop thread).

@@ -16,7 +16,9 @@ import NetworkingTLS
 ///   added to a request that it did not ask for, except `Host`, the body's framing and `Accept-Encoding` (see
 ///   below): libcurl's default `Accept`, `Expect: 100-continue` and form `Content-Type` are removed.
 /// - **Compression**: a request without `Accept-Encoding` announces the codings libcurl decodes (gzip, deflate,
-///   and br and zstd when built in) and gets the body decoded; with one, the body comes as the server sent it.
+///   and br and zstd when built in) and gets the body decoded; with one, the body comes as the server sent it. A
+///   coding the server used without being offered (one libcurl cannot decode) also comes as sent, its
+///   `Content-Encoding` intact, with libcurl before 8.5; libcurl 8.5 and later refuse it (`TransportError`).
 /// - **Trust**: `ServerTrust` applies fully (own authorities from memory, pins of the server's key).
 /// - **Cancellation** removes the transfer from the engine at once; its connection is closed. The client's time
 ///   limit stops a transfer the same way, without a task of its own per attempt.

@@ -92,5 +92,25 @@ extension RealServerTests {
             // libcurl asks for compression on its own (Tests/README.md, F24).
             #expect(hits.requests.first?.headers["accept-encoding"]?.contains("gzip") == true)
         }
+
+        @Test func aContentCodingNobodyDecodesReachesTheCallerAsSent() async throws {
+            // RFC 9110 §8.4.1: a coding the client cannot decode is not an error; the body and its
+            // Content-Encoding reach the caller untouched. The server sends one it was never offered.
+            let key = FaultServer.newKey("unknown-coding")
+            let client = try await FaultServer.client()
+            let request = NetworkRequest<Data>(path: "/unknown-coding", query: Faults.query(key))
+            switch TestTransport.current {
+            case .curl:
+                let response = try await client.response(for: request)
+                #expect(response.value == Data([0x00] + Array("raw-bytes".utf8) + [0xFF]))
+                #expect(response.response.headerFields[.contentEncoding] == "x-unheard-of")
+            case .urlSession:
+                // FoundationNetworking hands the coding to libcurl, which refuses it: a transport error, documented
+                // in TransportsAndTrust.md.
+                let error = await expectNetworkError { try await client.send(request) }
+                #expect(error?.kind == .transport(.other))
+            }
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
     }
 }
