@@ -168,7 +168,8 @@ struct Report {
             (ns["(c) client, full chain + decode"] ?? .nan) - (ns["(a) transport + decode 1 KB"] ?? .nan)
         lines.append("   (c) - (a): \(number(overhead)) ns per request; with decoding: \(number(overheadDecoding)) ns")
         lines.append(
-            "   * a transport that does not keep time limits itself: the client races it against a timer task")
+            "   * a transport the time limit cannot stop itself (as MockTransport): each attempt runs in a task of its own"
+        )
         lines.append("")
         lines.append(
             "2. End to end on loopback (nginx, 1 KB JSON): raw Foundation data(for:) vs NetworkClient + full chain")

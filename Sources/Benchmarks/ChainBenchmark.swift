@@ -10,8 +10,8 @@ struct ChainBenchmark {
     }
 
     /// A transport that answers every request at once with the same body in memory. It never waits, so it honours
-    /// the time limit's interruption trivially: the client runs it as it runs `CurlTransport`, the Linux default,
-    /// whose transfers the time limit stops itself (no task per attempt).
+    /// the time limit's interruption trivially: the client runs it as it runs `CurlTransport` and
+    /// `URLSessionTransport`, whose transfers the time limit stops itself (no task per attempt).
     struct CannedTransport: InterruptibleTransport {
         let body: Data
         let response: HTTPResponse
@@ -22,7 +22,7 @@ struct ChainBenchmark {
     }
 
     /// The same canned answer through a transport the time limit cannot stop itself (as `MockTransport`,
-    /// `FixtureTransport` and `URLSessionTransport`): the client runs each attempt in a task of its own, which the
+    /// `FixtureTransport` or a transport of your own): the client runs each attempt in a task of its own, which the
     /// limit's timer cancels.
     struct PlainCannedTransport: HTTPTransport {
         let canned: CannedTransport

@@ -21,6 +21,25 @@ extension URLSessionTransportDelegate {
         return (prepared, file)
     }
 
+    /// ``preparingBody(of:)`` under the attempt's time limit: a streamed body is spooled in a task of its own, which
+    /// the limit's interruption cancels (every other body needs no waiting).
+    static func preparingBody(
+        of request: HTTPRequest, interruption: TransferInterruption?
+    ) async throws -> (HTTPRequest, spooled: URL?) {
+        guard let interruption, request.body.data == nil, request.body.fileURL == nil else {
+            return try await preparingBody(of: request)
+        }
+        let spooling = Task { try await preparingBody(of: request) }
+        let registration = interruption.register { spooling.cancel() }
+        if registration == nil { spooling.cancel() }
+        defer { registration.map(interruption.unregister) }
+        return try await withTaskCancellationHandler {
+            try await spooling.value
+        } onCancel: {
+            spooling.cancel()
+        }
+    }
+
     /// A new task for `request`, sent as `urlRequest`: a file body gets an upload task that opens the file afresh,
     /// anything else a data task.
     static func makeTask(for request: HTTPRequest, _ urlRequest: URLRequest, on session: URLSession) -> URLSessionTask {

@@ -16,7 +16,8 @@ import NetworkingTLS
 ///   `NetworkClient/Configuration/followsRedirects`). The client keeps every time limit and the body size limit.
 /// - **Cancellation** is bridged through the data task itself: a cancelled call resumes at once with
 ///   `CancellationError`, and the task is cancelled from another queue, avoiding the `data(for:)` cancellation
-///   deadlock of swift-corelibs-foundation (#5412). A body cancelled by its reader cancels the task.
+///   deadlock of swift-corelibs-foundation (#5412). A body cancelled by its reader cancels the task. The client's
+///   time limit ends a call the same way, without a task of its own per attempt.
 /// - **Cookies and caching** are off: no cookie store, no URL cache, so a request sends what was asked.
 /// - **Trust** is the system's unless ``Configuration/serverTrust`` says otherwise (own authorities and key pins on
 ///   Apple platforms; Linux can only use the system store, see `ServerTrust`: use the libcurl transport there).
@@ -24,7 +25,7 @@ import NetworkingTLS
 ///   repeated response fields arrive joined with commas, Foundation adds `Accept: */*` and
 ///   `Accept-Encoding` when a request has none and decodes gzip and deflate itself, the body of a 3xx that is not
 ///   followed is lost, and a produced request body is collected in a temporary file before it is sent.
-public final class URLSessionTransport: HTTPTransport {
+public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
     /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
         /// The most simultaneous connections to one host. Default: 6, URLSession's own default.
@@ -123,6 +124,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: `CancellationError` when the calling task is cancelled; `TransportError` otherwise.
     public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         let original = request
+        let interruption = TransferInterruption.current
         if let reason = original.invalidReason ?? original.body.problem {
             // A caller using the transport without a client: a refused write is never sent without its field.
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
@@ -137,7 +139,8 @@ public final class URLSessionTransport: HTTPTransport {
         let request: HTTPRequest
         let spooled: URL?
         do {
-            (request, spooled) = try await URLSessionTransportDelegate.preparingBody(of: original)
+            (request, spooled) = try await URLSessionTransportDelegate.preparingBody(
+                of: original, interruption: interruption)
         } catch let error as CancellationError {
             throw error
         } catch {
@@ -153,6 +156,10 @@ public final class URLSessionTransport: HTTPTransport {
         let session = freshConnection ? freshConnectionSession : self.session
         let calls = self.calls
         let call = calls.register(method: request.method, observer: TransferObservation.attempt)
+        // The attempt's time limit ends the call as a cancellation does: before the head or while its body comes.
+        if let interruption, interruption.register({ calls.finish(call, failure: CancellationError()) }) == nil {
+            calls.finish(call, failure: CancellationError())
+        }
         let head: (HTTPResponse, HTTPBody)
         do {
             head = try await withTaskCancellationHandler {
