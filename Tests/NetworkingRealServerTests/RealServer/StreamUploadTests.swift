@@ -57,6 +57,25 @@ extension RealServerTests {
             }
         }
 
+        @Test func aStreamWhoseProducerStallsEndsInTheAttemptTimeoutAndNoWholeRequestArrives() async throws {
+            // The time limit stops the transfer (or, on URLSessionTransport, the collecting of the stream) as a
+            // cancellation would: the producer never finishes, the call ends at its 1 s limit.
+            let key = FaultServer.newKey("stream-stall")
+            let stalling = HTTPBody(length: 100_000, once: AsyncThrowingStream { $0.yield(Data(count: 1000)) })
+            let started = ContinuousClock.now
+            let error = await expectNetworkError {
+                try await FaultServer.client().send(
+                    NetworkRequest<Digest>(
+                        .post, path: "/upload-digest", query: Faults.query(key), body: .stream(stalling),
+                        timeout: .seconds(1)))
+            }
+            #expect(error?.kind == .timedOut(.attempt))
+            #expect(ContinuousClock.now - started < .seconds(10))
+            let hits = try await FaultServer.hits(key)
+            #expect(hits.requests.allSatisfy { $0.body.utf8.count < 100_000 })
+            if TestTransport.current == .urlSession { #expect(hits.count == 0) }
+        }
+
         @Test func aRestartableStreamIsProducedAgainForEveryAttempt() async throws {
             let key = FaultServer.newKey("stream-retry")
             let made = LockedBox(0)
