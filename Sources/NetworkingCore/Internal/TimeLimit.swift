@@ -50,11 +50,7 @@ private func interrupting<T: Sendable>(
     } catch {
         result = .failure(error)
     }
-    timer.cancel()
-    if race.claim(byTimer: false) { return try result.get() }
-    if case .success(let value) = result { discard?(value) }
-    try Task.checkCancellation()
-    throw onTimeout()
+    return try race.settle(result, timer: timer, discard: discard, onTimeout: onTimeout)
 }
 
 /// The general path: the operation in a task of its own, which the timer cancels.
@@ -73,11 +69,7 @@ private func cancellingTask<T: Sendable>(
     } onCancel: {
         child.cancel()
     }
-    timer.cancel()
-    if race.claim(byTimer: false) { return try result.get() }
-    if case .success(let value) = result { discard?(value) }
-    try Task.checkCancellation()
-    throw onTimeout()
+    return try race.settle(result, timer: timer, discard: discard, onTimeout: onTimeout)
 }
 
 /// Who ended a time-limited operation: the first to claim wins, once.
@@ -91,6 +83,19 @@ private final class TimeLimitRace: Sendable {
             winner = byTimer
             return true
         }
+    }
+
+    /// The call's outcome once the operation has `result`: the timer is cancelled; if the operation claims the
+    /// outcome first, its result; otherwise a value it still produced goes to `discard`, and the caller gets the
+    /// timeout (or `CancellationError` when the caller itself was cancelled).
+    func settle<T>(
+        _ result: Result<T, any Error>, timer: ClockTimer, discard: ((T) -> Void)?, onTimeout: () -> any Error
+    ) throws -> T {
+        timer.cancel()
+        if claim(byTimer: false) { return try result.get() }
+        if case .success(let value) = result { discard?(value) }
+        try Task.checkCancellation()
+        throw onTimeout()
     }
 }
 
