@@ -159,10 +159,7 @@ int ncurl_flag_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ
 
 void ncurl_flag_store(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_SEQ_CST); }
 
-void ncurl_spin_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
+// Our own declaration of the POSIX call (no system header).
+extern int sched_yield(void);
+
+void ncurl_yield(void) { sched_yield(); }

@@ -6,7 +6,7 @@ import NetworkingHTTP
 /// The one thread of a transport that owns its multi handle: every libcurl call on a transfer that has been handed
 /// over happens here. Callers hand work over through a locked queue and wake the thread with `curl_multi_wakeup`,
 /// only when it sleeps; the thread sleeps in `curl_multi_poll` until a socket, a libcurl timer or a wake-up needs
-/// it. With no transfer to watch it first waits a moment awake for the next call, on a flag rather than a syscall.
+/// it. With no transfer to watch it first waits a moment awake for the next call, on a flag, yielding the processor.
 ///
 /// Only the queue and two flags are shared (a `LockedBox`, atomic loads and stores); `active` and the multi handle
 /// are touched by the loop thread alone, hence `@unchecked Sendable`.
@@ -121,16 +121,19 @@ final class CurlLoop: @unchecked Sendable {
         }
     }
 
-    /// Waits awake, without a syscall, up to `limit` for a command; `true` when one came.
+    /// Waits up to `limit` for a command, runnable but yielding the processor; `true` when one came.
+    ///
+    /// Yielding rather than spinning in place leaves the processor to a thread that wants it (the caller this loop
+    /// just woke, the server on the same machine), which on few (virtual) processors is worth more than the
+    /// wait. Measured on 2 vCPUs, one caller: about 15 % more calls a second than spinning with a pause, and
+    /// less CPU per call (`--curl-probe`: 106 -> 77 µs).
     private func awaitCommand(for limit: Duration) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         while true {
-            for _ in 0..<64 {
-                if ncurl_flag_load(pending) == 1 { return true }
-                ncurl_spin_pause()
-            }
+            if ncurl_flag_load(pending) == 1 { return true }
             if clock.now >= deadline { return false }
+            ncurl_yield()
         }
     }
 
