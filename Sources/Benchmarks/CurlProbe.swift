@@ -3,8 +3,8 @@ import Networking
 
 /// `--curl-probe N [PART...]`: where a call on libcurl spends its time, one caller, N sequential GETs each (a
 /// diagnosis aid, no target). Parts: `transport` (the transport alone, no client), `engine` (the bare multi loop),
-/// `client` (no behaviors), `chain` (the full chain of six), `inflight` (10,000 calls at once on the transport
-/// alone); all of them when none is named. Each line gives the wall time and the process's CPU per call.
+/// `client` (no behaviors), `chain` (the full chain of six), `chain16` (the full chain, 16 callers), `inflight`
+/// (10,000 calls at once on the transport alone); all but `chain16` when none is named. Each line gives the wall time and the process's CPU per call.
 enum CurlProbe {
     static func run(count: Int, parts requested: [String]) async throws {
         let parts = Set(requested.isEmpty ? ["transport", "engine", "client", "chain", "inflight"] : requested)
@@ -31,6 +31,15 @@ enum CurlProbe {
             for _ in 0..<200 { _ = try await client.send(call) }
             let name = part == "client" ? "client, no behaviors" : "client, full chain"
             try await time(name, count) { _ = try await client.send(call) }
+        }
+        if parts.contains("chain16") {
+            let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
+            let call = NetworkRequest<Data>(path: "/payload.json")
+            _ = try await Measure.throughput(total: 5_000, concurrency: 16) { _ = try await client.send(call) }
+            let cpu = CurlBenchmark.cpuSeconds()
+            let rate = try await Measure.throughput(total: count, concurrency: 16) { _ = try await client.send(call) }
+            let cpuPerCall = (CurlBenchmark.cpuSeconds() - cpu) / Double(count) * 1e6
+            print(String(format: "client, full chain, 16 callers: %.0f req/s, CPU %.1f µs each", rate, cpuPerCall))
         }
         if parts.contains("inflight") {
             let before = Measure.peakResidentKiB()
