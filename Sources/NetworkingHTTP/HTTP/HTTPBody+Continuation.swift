@@ -3,7 +3,8 @@ import Foundation
 extension HTTPBody {
     /// The producer's side of a ``HTTPBody``: a transport yields chunks into it and finishes it.
     public struct Continuation: Sendable {
-        let buffer: BodyBuffer
+        /// The buffer the reader drains (package: the transports ask it whether it is full or written through).
+        package let buffer: BodyBuffer
 
         /// Adds `chunk` for the reader.
         ///
