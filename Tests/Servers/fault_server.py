@@ -516,8 +516,10 @@ def chunked_no_terminator(h):
 
 @route(r"/endless")
 def endless(h):
+    """A chunked body sent as fast as the client takes it, for `ms` (default and cap MAX_STALL_MS) or until the
+    client goes away."""
     chunk = b"10000\r\n" + b"x" * 0x10000 + b"\r\n"
-    deadline = time.monotonic() + MAX_STALL_MS / 1000
+    deadline = time.monotonic() + capped_ms(h.query.get("ms"), MAX_STALL_MS) / 1000
     h.raw(CHUNKED_HEAD)
     while time.monotonic() < deadline and h.raw(chunk):
         pass

@@ -24,7 +24,9 @@ import NetworkingTLS
 /// - **Linux limits** (FoundationNetworking): backpressure is soft for streams (see `URLSessionTransport+Streaming`),
 ///   repeated response fields arrive joined with commas, Foundation adds `Accept: */*` and
 ///   `Accept-Encoding` when a request has none and decodes gzip and deflate itself, the body of a 3xx that is not
-///   followed is lost, and a produced request body is collected in a temporary file before it is sent.
+///   followed is lost, a produced request body is collected in a temporary file before it is sent, and a body
+///   cancelled while it streams at full speed is read until the server stops, holding up other sessions' new
+///   requests meanwhile.
 public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
     /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
