@@ -17,6 +17,8 @@ final class CurlTransfer: @unchecked Sendable {
         var continuation: CheckedContinuation<Head, any Error>?
         /// Set once the call has an outcome (or was cancelled): the transfer must not start, or must stop.
         var ended = false
+        /// The time limit's interruption this transfer is registered with, to unregister when it ends.
+        var interruption: (TransferInterruption, UInt64)?
     }
 
     let easy: UnsafeMutableRawPointer
@@ -31,8 +33,6 @@ final class CurlTransfer: @unchecked Sendable {
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
     var headerList: UnsafeMutableRawPointer?
     var upload: CurlUpload?
-    /// The time limit's interruption this transfer is registered with, to unregister when it ends.
-    var interruption: (TransferInterruption, UInt64)?
 
     // Loop thread only, from the hand-over on.
     var head = CurlHeadParser()
@@ -79,7 +79,7 @@ final class CurlTransfer: @unchecked Sendable {
                     guard let registration = interruption.register({ [weak self] in self?.stop() }) else {
                         return stop()
                     }
-                    self.interruption = (interruption, registration)
+                    shared.withLock { $0.interruption = (interruption, registration) }
                 }
                 loop.submit(.add(self))
             }
@@ -229,7 +229,9 @@ final class CurlTransfer: @unchecked Sendable {
     func release() {
         guard !released else { return }
         released = true
-        if let (interruption, registration) = interruption { interruption.unregister(registration) }
+        if let (interruption, registration) = shared.withLock({ $0.interruption }) {
+            interruption.unregister(registration)
+        }
         upload?.stop()
         api.pointee.easy_cleanup(easy)
         if let headerList { api.pointee.slist_free_all(headerList) }
