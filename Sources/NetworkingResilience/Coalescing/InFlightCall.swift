@@ -89,14 +89,14 @@ public final class InFlightCall: Sendable {
             state.isClosed = true
             return (continuation, state.task)
         }
+        // Out of the table before anyone wakes: a caller that returns finds no closed call left behind.
+        if abandoned != nil { onClose(self) }
         continuation?.resume(throwing: CancellationError())
-        if let abandoned {
-            abandoned.cancel()
-            onClose(self)
-        }
+        abandoned?.cancel()
     }
 
-    /// Hands the shared call's outcome to every waiter.
+    /// Hands the shared call's outcome to every waiter, once the call is out of its table (so a waiter that returns
+    /// never sees it still listed).
     private func finish(_ outcome: Result<(HTTPResponse, HTTPResponse.Body), any Error>) {
         let waiting = state.withLock { state in
             state.outcome = outcome
@@ -106,7 +106,7 @@ public final class InFlightCall: Sendable {
             for id in waiting.keys { state.members.remove(id) }
             return waiting
         }
-        for continuation in waiting.values { continuation.resume(with: outcome) }
         onClose(self)
+        for continuation in waiting.values { continuation.resume(with: outcome) }
     }
 }
