@@ -8,7 +8,11 @@ import NetworkingHTTP
 ///
 /// The time limit (the attempt timeout, or the time left before the call's deadline if that is shorter) covers
 /// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``.
-package struct Attempt: Sendable {
+///
+/// A class, immutable: the attempt is captured by the chain's terminal, the time limit's operation and the redirect
+/// loop, and a copy of a struct this size (a request, two sets, a clock, a transport) cost a tenth of an in-memory
+/// call in retains and releases.
+package final class Attempt: Sendable {
     package let name: String
     package let builtRequest: HTTPRequest
     package let transport: any HTTPTransport
@@ -28,6 +32,28 @@ package struct Attempt: Sendable {
     /// The most redirects followed, and whether they are followed when the request does not say.
     package let maximumRedirects: Int
     package let followsRedirects: Bool
+
+    package init(
+        name: String, builtRequest: HTTPRequest, transport: any HTTPTransport, transportIsInterruptible: Bool,
+        clock: any NetworkClock, timeout: Duration, deadline: CallDeadline?, acceptable: Set<Int>,
+        sensitiveHeaderNames: Set<String>, defaultAccept: String?, form: RequestContext.ResponseForm,
+        maximumBodySize: Int, maximumRedirects: Int, followsRedirects: Bool
+    ) {
+        self.name = name
+        self.builtRequest = builtRequest
+        self.transport = transport
+        self.transportIsInterruptible = transportIsInterruptible
+        self.clock = clock
+        self.timeout = timeout
+        self.deadline = deadline
+        self.acceptable = acceptable
+        self.sensitiveHeaderNames = sensitiveHeaderNames
+        self.defaultAccept = defaultAccept
+        self.form = form
+        self.maximumBodySize = maximumBodySize
+        self.maximumRedirects = maximumRedirects
+        self.followsRedirects = followsRedirects
+    }
 
     /// The bytes of an unacceptable streamed answer kept for its ``NetworkError``: 64 KiB, enough for any problem
     /// document, bounded whatever the server sends.
