@@ -39,10 +39,10 @@ private func interrupting<T: Sendable>(
     after limit: Duration, clock: any NetworkClock, onTimeout: @escaping @Sendable () -> any Error,
     discard: (@Sendable (T) -> Void)?, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let race = TimeLimitRace()
+    // The interruption is its own claim: one object and one lock for the race and the transfers to stop.
     let interruption = TransferInterruption()
     let timer = clock.schedule(after: limit.clampedForTimers) {
-        if race.claim(byTimer: true) { interruption.interrupt() }
+        if interruption.claim(byTimer: true) { interruption.interrupt() }
     }
     let result: Result<T, any Error>
     do {
@@ -50,7 +50,7 @@ private func interrupting<T: Sendable>(
     } catch {
         result = .failure(error)
     }
-    return try race.settle(result, timer: timer, discard: discard, onTimeout: onTimeout)
+    return try interruption.settle(result, timer: timer, discard: discard, onTimeout: onTimeout)
 }
 
 /// The general path: the operation in a task of its own, which the timer cancels.
@@ -72,19 +72,13 @@ private func cancellingTask<T: Sendable>(
     return try race.settle(result, timer: timer, discard: discard, onTimeout: onTimeout)
 }
 
-/// Who ended a time-limited operation: the first to claim wins, once.
-private final class TimeLimitRace: Sendable {
-    private let claimed = LockedBox<Bool?>(nil)
-
+/// Who ended a time-limited operation: the first to claim wins, once. Claimed by the operation or by the timer.
+package protocol TimeLimitClaim: AnyObject, Sendable {
     /// Claims the outcome; returns whether this claimer won. The timer wins with `byTimer`, the operation without.
-    package func claim(byTimer: Bool) -> Bool {
-        claimed.withLock { winner in
-            guard winner == nil else { return winner == byTimer }
-            winner = byTimer
-            return true
-        }
-    }
+    func claim(byTimer: Bool) -> Bool
+}
 
+extension TimeLimitClaim {
     /// The call's outcome once the operation has `result`: the timer is cancelled; if the operation claims the
     /// outcome first, its result; otherwise a value it still produced goes to `discard`, and the caller gets the
     /// timeout (or `CancellationError` when the caller itself was cancelled).
@@ -96,6 +90,19 @@ private final class TimeLimitRace: Sendable {
         if case .success(let value) = result { discard?(value) }
         try Task.checkCancellation()
         throw onTimeout()
+    }
+}
+
+/// The claim of the task path.
+private final class TimeLimitRace: TimeLimitClaim {
+    private let claimed = LockedBox<Bool?>(nil)
+
+    func claim(byTimer: Bool) -> Bool {
+        claimed.withLock { winner in
+            guard winner == nil else { return winner == byTimer }
+            winner = byTimer
+            return true
+        }
     }
 }
 

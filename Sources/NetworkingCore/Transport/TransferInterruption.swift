@@ -9,13 +9,26 @@ import NetworkingHTTP
 /// A transport says it honours an interruption by conforming to ``InterruptibleTransport``; for any other, the
 /// limit runs the attempt in a task of its own and cancels that task (``withTimeLimit(_:clock:onTimeout:discard:interruptible:_:)``).
 /// Either way the timer and the claim-once race are the same: this only changes what the winning timer stops.
-package final class TransferInterruption: Sendable {
+package final class TransferInterruption: TimeLimitClaim {
     /// The interruption of the attempt the current task runs under a time limit, if its transport honours one.
     @TaskLocal package static var current: TransferInterruption?
 
-    private let state = LockedBox((interrupted: false, stops: [UInt64: @Sendable () -> Void](), next: UInt64(0)))
+    private let state = LockedBox(
+        (interrupted: false, stops: [UInt64: @Sendable () -> Void](), next: UInt64(0), winner: Bool?.none))
 
     package init() {}
+
+    /// Claims the time limit's outcome (the limit's race lives here too: one lock for both); returns whether this
+    /// claimer won. The timer wins with `byTimer`, the operation without.
+    package func claim(byTimer: Bool) -> Bool {
+        state.withLock { state in
+            guard let winner = state.winner else {
+                state.winner = byTimer
+                return true
+            }
+            return winner == byTimer
+        }
+    }
 
     /// Registers `stop`, run once if the attempt is interrupted before ``unregister(_:)``.
     ///
