@@ -10,8 +10,8 @@ struct ChainBenchmark {
     }
 
     /// A transport that answers every request at once with the same body in memory. It never waits, so it honours
-    /// the time limit's interruption trivially: the client runs it as it runs `CurlTransport` and
-    /// `URLSessionTransport`, whose transfers the time limit stops itself (no task per attempt).
+    /// the time limit's interruption trivially: the client runs it as it runs the package's two transports (libcurl
+    /// and Foundation), whose transfers the time limit stops itself (no task per attempt).
     struct CannedTransport: InterruptibleTransport {
         let body: Data
         let response: HTTPResponse

@@ -34,9 +34,9 @@ extension NetworkClient {
         /// the length they announce. Streams and downloads are not limited by it. Default: 32 MiB, far above API
         /// payloads, far below memory trouble.
         public var maximumResponseBodySize: Int
-        /// The most redirects followed in one attempt. Default: 10 (OkHttp and URLSession allow 20, AsyncHTTPClient
-        /// 5). The client follows them itself, whatever the transport, with the rules of RFC 9110 (see
-        /// ``followsRedirects``).
+        /// The most redirects followed in one attempt. Default: 10 (OkHttp and Apple's URL loading allow 20,
+        /// AsyncHTTPClient 5). The client follows them itself, whatever the transport, with the rules of RFC 9110
+        /// (see ``followsRedirects``).
         public var maximumRedirects: Int
         /// Whether redirects are followed when the request does not say (``NetworkRequest/followsRedirects``).
         /// Default: `true`. Followed: 301, 302, 303, 307, 308, to http(s) only and never from https to http; a

@@ -51,7 +51,7 @@ public struct AttemptMetrics: Sendable, Hashable, CustomStringConvertible {
     /// The status, or why there was none.
     public var outcome: Outcome
     /// Whether the attempt reused a connection, when the transport knows (Apple platforms, the libcurl transport);
-    /// `nil` otherwise (Linux's URLSession transport).
+    /// `nil` otherwise (the Foundation transport on Linux).
     public var reusedConnection: Bool?
     /// What the transport reported about the attempt (name lookup, connect and TLS times, first byte, protocol,
     /// bytes on the wire); `nil` when it reported nothing.
