@@ -106,14 +106,20 @@ final class CurlTransfer: @unchecked Sendable {
     func openBody() {
         guard body == nil else { return }
         let response = head.response(url: url)
-        let codings = Self.codings(of: response)
-        if decodes, !codings.isSubset(of: loop.library.decodedCodings), loop.library.decidesDecodingPerWrite {
-            // A coding libcurl cannot decode (the server used one it was not offered): the body goes to the caller
-            // as it came, its Content-Encoding intact, rather than failing in libcurl (CURLE_BAD_CONTENT_ENCODING).
-            decodes = false
-            _ = ncurl_setopt_long(api, easy, CurlOption.httpContentDecoding, 0)
+        // The codings matter only where libcurl decodes (the request named no Accept-Encoding).
+        var decoded = false
+        if decodes {
+            let codings = Self.codings(of: response)
+            if !codings.isSubset(of: loop.library.decodedCodings), loop.library.decidesDecodingPerWrite {
+                // A coding libcurl cannot decode (the server used one it was not offered): the body goes to the
+                // caller as it came, its Content-Encoding intact, rather than failing in libcurl
+                // (CURLE_BAD_CONTENT_ENCODING).
+                decodes = false
+                _ = ncurl_setopt_long(api, easy, CurlOption.httpContentDecoding, 0)
+            } else {
+                decoded = codings.contains { $0 != "identity" && $0 != "none" }
+            }
         }
-        let decoded = decodes && codings.contains { $0 != "identity" && $0 != "none" }
         let length = decoded ? nil : head.contentLength
         let (stream, _) = HTTPBody.makeStream(length: length, bufferLimit: bufferLimit) { [weak self] in
             guard let self else { return }
