@@ -1,24 +1,53 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A value guarded by a lock: the package's single `@unchecked Sendable` type.
 ///
 /// Every piece of mutable state shared between tasks (the transport's table of in-flight tasks, behavior counters,
 /// mock transports) lives in one of these boxes, so the one place that the compiler cannot check is this file.
-/// `package` access lets `NetworkingTesting` use it without making it public API.
+/// `package` access lets `NetworkingTesting` use it without making it public API. `withLock` is inlinable, so each
+/// caller gets a copy specialized for its value rather than the generic one.
+///
+/// On Linux the lock is a plain `pthread_mutex_t` of the box's own: Foundation's `NSLock` there allocates an
+/// object, a mutex and a condition with its mutex (for `lock(before:)`), and a call makes and frees several boxes.
+/// Elsewhere it is `NSLock`. Neither is recursive: a `withLock` inside another on the same box is a bug.
 package final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+    #if canImport(Glibc)
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    #else
+        @usableFromInline let lock = NSLock()
+    #endif
+    @usableFromInline var value: Value
 
     /// Creates a box holding `value`.
     package init(_ value: Value) {
         self.value = value
+        #if canImport(Glibc)
+            mutex = .allocate(capacity: 1)
+            pthread_mutex_init(mutex, nil)
+        #endif
     }
 
+    #if canImport(Glibc)
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+    #endif
+
     /// Runs `body` with exclusive access to the value and returns its result.
-    @discardableResult
+    @discardableResult @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
+        #if canImport(Glibc)
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+        #else
+            lock.lock()
+            defer { lock.unlock() }
+        #endif
         return try body(&value)
     }
 
