@@ -12,10 +12,17 @@ package enum RequestPath {
             if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                 return "the path contains a control character (CR, LF, NUL or similar)"
             }
+            // Segment by segment up to the query, without building the list of segments.
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
-            for segment in bytes[..<end].split(separator: UInt8(ascii: "/")) where isDotSegment(segment) {
-                return "the path \"\(path)\" has a \"\(String(decoding: segment, as: UTF8.self))\" segment, which "
-                    + "would leave the base URL's path"
+            var start = bytes.startIndex
+            while start < end {
+                let stop = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+                let segment = bytes[start..<stop]
+                if !segment.isEmpty, isDotSegment(segment) {
+                    return "the path \"\(path)\" has a \"\(String(decoding: segment, as: UTF8.self))\" segment, "
+                        + "which would leave the base URL's path"
+                }
+                start = stop + 1
             }
             return nil
         }
@@ -44,7 +51,8 @@ package enum RequestPath {
     /// `path` with the characters a path may not carry raw (spaces, quotes, `<>`, non-ASCII) percent-encoded,
     /// valid `%XX` escapes kept as given and a stray `%` written as `%25`.
     package static func escape(_ path: String) -> String {
-        if path.utf8.allSatisfy({ pathBytes[Int($0)] }) { return path }
+        var text = path
+        if text.withUTF8({ $0.allSatisfy { ASCIISet.relativePath.contains($0) } }) { return text }
         let bytes = Array(path.utf8)
         var out = ""
         var index = 0
@@ -55,7 +63,7 @@ package enum RequestPath {
                 index += 3
                 continue
             }
-            if pathBytes[Int(byte)] {
+            if ASCIISet.relativePath.contains(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 out += FormEncoding.percentEscape(byte)
@@ -79,15 +87,6 @@ package enum RequestPath {
         let joiner = path.contains("?") ? (path.hasSuffix("?") || path.hasSuffix("&") ? "" : "&") : "?"
         return path + joiner + encoded(query)
     }
-
-    /// Bytes a path may carry as they are (`%` is kept only as the start of a valid escape).
-    private static let pathBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8 {
-            table[Int(byte)] = true
-        }
-        return table
-    }()
 
     private static func isHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)

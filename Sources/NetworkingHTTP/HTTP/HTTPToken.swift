@@ -3,7 +3,7 @@ package enum HTTPToken {
     /// Whether `byte` is a `tchar`: a visible ASCII character other than the delimiters `"(),/:;<=>?@[\]{}`.
     @inline(__always)
     package static func isTokenByte(_ byte: UInt8) -> Bool {
-        tokenBytes[Int(byte)]
+        ASCIISet.token.contains(byte)
     }
 
     /// Whether `text` is a non-empty `token`, as method names and field names must be.
@@ -28,16 +28,5 @@ package enum HTTPToken {
         guard hasCapital else { return text }
         return String(
             decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-    }
-
-    private static let tokenBytes: [Bool] = (0..<256).map { value in
-        let byte = UInt8(value)
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }

@@ -44,7 +44,7 @@ package struct RequestTarget {
             if bytes.contains(UInt8(ascii: "@")) {
                 return "the authority carries a user name or password; send credentials with a behavior instead"
             }
-            guard bytes.allSatisfy({ authorityBytes[Int($0)] }) else {
+            guard bytes.allSatisfy({ ASCIISet.authority.contains($0) }) else {
                 return "the authority \"\(DisplayText.escapingControlCharacters(authority))\" is not a host and port"
             }
             // The port is what follows the last colon outside an IPv6 literal's brackets.
@@ -67,7 +67,7 @@ package struct RequestTarget {
             guard bytes.first == UInt8(ascii: "/") else {
                 return "the path \"\(DisplayText.escapingControlCharacters(path))\" does not start with /"
             }
-            for byte in bytes where !pathBytes[Int(byte)] {
+            for byte in bytes where !ASCIISet.target.contains(byte) {
                 if byte < 0x20 || byte == 0x7F {
                     return "the path contains a control character (CR, LF, NUL or similar)"
                 }
@@ -76,20 +76,5 @@ package struct RequestTarget {
             }
             return nil
         }
-    }
-
-    /// Bytes an authority may carry: unreserved, sub-delims, `:`, `[`, `]` and `%`.
-    private static let authorityBytes: [Bool] = table(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]%")
-
-    /// Bytes a path and query may carry as they are (RFC 3986 `pchar`, `/` and `?`, `%` for escapes, and the
-    /// brackets that query strings such as `a[]=1` use).
-    private static let pathBytes: [Bool] = table(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?%[]")
-
-    private static func table(_ allowed: String) -> [Bool] {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in allowed.utf8 { table[Int(byte)] = true }
-        return table
     }
 }
