@@ -22,13 +22,35 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     ExpressibleByDictionaryLiteral, CustomStringConvertible
 {
     private var fields: [HTTPField] = []
+    /// What most fields never have (a refusal, declared sensitive names), in one box that is `nil` until they do:
+    /// fields are copied with every request, and this keeps a copy at two references.
+    private var rare: Rare?
+
+    /// The box behind ``rare``, replaced on each (rare) write.
+    private final class Rare: Sendable {
+        let invalidReason: String?
+        let declaredSensitiveNames: Set<String>
+
+        init(invalidReason: String?, declaredSensitiveNames: Set<String>) {
+            self.invalidReason = invalidReason
+            self.declaredSensitiveNames = declaredSensitiveNames
+        }
+    }
+
     /// Why a write was refused: the first refusal, kept until the fields are rebuilt.
-    public private(set) var invalidReason: String?
+    public private(set) var invalidReason: String? {
+        get { rare?.invalidReason }
+        set { rare = Rare(invalidReason: newValue, declaredSensitiveNames: declaredSensitiveNames) }
+    }
     /// Lower-cased names that are sensitive in these fields whoever writes them (the client's
     /// `NetworkClient/Configuration/sensitiveHeaderNames`): every field of such a name, present or written later,
     /// is marked sensitive.
-    package var declaredSensitiveNames: Set<String> = [] {
-        didSet { markSensitive(declaredSensitiveNames) }
+    package var declaredSensitiveNames: Set<String> {
+        get { rare?.declaredSensitiveNames ?? [] }
+        set {
+            rare = Rare(invalidReason: invalidReason, declaredSensitiveNames: newValue)
+            markSensitive(newValue)
+        }
     }
 
     /// Creates empty fields.
@@ -132,7 +154,9 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     /// Checks `field`; records the first refusal. Returns whether it may be written, marked sensitive if its
     /// name is declared so.
     private mutating func admit(_ field: inout HTTPField) -> Bool {
-        if !declaredSensitiveNames.isEmpty && declaredSensitiveNames.contains(field.name.canonicalName) {
+        if let rare, !rare.declaredSensitiveNames.isEmpty,
+            rare.declaredSensitiveNames.contains(field.name.canonicalName)
+        {
             field.isSensitive = true
         }
         if !field.name.isValid {

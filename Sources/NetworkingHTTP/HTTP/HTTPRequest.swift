@@ -21,49 +21,53 @@ import Foundation
 ///
 /// Coming from `URLRequest`? `init(_:)` converts one, and ``urlRequest`` converts back.
 public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
-    /// The method, the target and the first refused write: read on every hop, written rarely, so they live in one
-    /// shared immutable box and a copy of the request costs one reference for all of them.
-    private struct Head: Sendable, Equatable {
+    /// Every part of the request but its header fields in one shared immutable box: behaviors, the chain and the
+    /// attempt pass the request on many times a call, and a copy then costs one reference for these parts (the
+    /// target's strings, the body), not one each. A write replaces the box; they are written rarely. The header
+    /// fields, which behaviors write, stay a value of their own, changed in place.
+    private struct Parts: Sendable, Equatable {
         var method: HTTPMethod
         var scheme: String
         var authority: String
         var path: String
         var problem: String?
+        var body: HTTPBody
+        var followsRedirects: Bool?
     }
 
-    /// The box behind ``Head``; a write replaces it.
-    private final class HeadBox: Sendable {
-        let head: Head
-        init(_ head: Head) { self.head = head }
+    /// The box behind ``Parts``; a write replaces it.
+    private final class Box: Sendable {
+        let parts: Parts
+        init(_ parts: Parts) { self.parts = parts }
     }
 
-    private var box: HeadBox
+    private var box: Box
 
     private var storedMethod: HTTPMethod {
-        get { box.head.method }
+        get { box.parts.method }
         set { update { $0.method = newValue } }
     }
     private var storedScheme: String {
-        get { box.head.scheme }
+        get { box.parts.scheme }
         set { update { $0.scheme = newValue } }
     }
     private var storedAuthority: String {
-        get { box.head.authority }
+        get { box.parts.authority }
         set { update { $0.authority = newValue } }
     }
     private var storedPath: String {
-        get { box.head.path }
+        get { box.parts.path }
         set { update { $0.path = newValue } }
     }
     private var problem: String? {
-        get { box.head.problem }
+        get { box.parts.problem }
         set { update { $0.problem = newValue } }
     }
 
-    private mutating func update(_ change: (inout Head) -> Void) {
-        var head = box.head
-        change(&head)
-        box = HeadBox(head)
+    private mutating func update(_ change: (inout Parts) -> Void) {
+        var parts = box.parts
+        change(&parts)
+        box = Box(parts)
     }
 
     /// The one body type, for requests as for responses.
@@ -72,11 +76,17 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     /// The header fields.
     public var headerFields: HTTPFields
     /// The body; ``HTTPBody/empty`` for none.
-    public var body: Body
+    public var body: Body {
+        get { box.parts.body }
+        set { update { $0.body = newValue } }
+    }
     /// Whether the transport follows a redirect answered to this request: `false` returns the 3xx itself, `true`
     /// follows it, `nil` (the default) leaves it to the transport's configuration. `NetworkRequest` sets it
     /// from its own `NetworkRequest/followsRedirects`.
-    public var followsRedirects: Bool?
+    public var followsRedirects: Bool? {
+        get { box.parts.followsRedirects }
+        set { update { $0.followsRedirects = newValue } }
+    }
     /// Creates a request from its parts.
     ///
     /// - Parameters:
@@ -90,9 +100,8 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         method: HTTPMethod = .get, scheme: String, authority: String, path: String,
         headerFields: HTTPFields = HTTPFields(), body: Body = .empty
     ) {
-        box = HeadBox(Head(method: .get, scheme: "https", authority: "", path: "/"))
+        box = Box(Parts(method: .get, scheme: "https", authority: "", path: "/", body: body))
         self.headerFields = headerFields
-        self.body = body
         self.method = method
         self.scheme = scheme
         self.authority = authority
@@ -101,16 +110,23 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
 
     /// A request whose scheme and authority were checked already (the client's base URL, checked once).
     package init(
-        method: HTTPMethod, trustedScheme: String, trustedAuthority: String, path: String, headerFields: HTTPFields
+        method: HTTPMethod, trustedScheme: String, trustedAuthority: String, path: String, headerFields: HTTPFields,
+        followsRedirects: Bool? = nil
     ) {
-        self.headerFields = headerFields
-        self.body = .empty
         if (method == .get || HTTPToken.isToken(method.rawValue)) && RequestTarget.problem(inPath: path) == nil {
-            box = HeadBox(Head(method: method, scheme: trustedScheme, authority: trustedAuthority, path: path))
+            box = Box(
+                Parts(
+                    method: method, scheme: trustedScheme, authority: trustedAuthority, path: path, body: .empty,
+                    followsRedirects: followsRedirects))
+            self.headerFields = headerFields
             return
         }
         // A refused part: the checked setters record why, in the order they always have.
-        box = HeadBox(Head(method: .get, scheme: trustedScheme, authority: trustedAuthority, path: "/"))
+        box = Box(
+            Parts(
+                method: .get, scheme: trustedScheme, authority: trustedAuthority, path: "/", body: .empty,
+                followsRedirects: followsRedirects))
+        self.headerFields = headerFields
         if method != .get { self.method = method }
         self.path = path
     }
@@ -209,10 +225,10 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
                 refuse(reason)
                 return
             }
-            update { head in
-                head.scheme = checked.storedScheme
-                head.authority = checked.storedAuthority
-                head.path = checked.storedPath
+            update { parts in
+                parts.scheme = checked.storedScheme
+                parts.authority = checked.storedAuthority
+                parts.path = checked.storedPath
             }
         }
     }
@@ -245,8 +261,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether two requests have the same method, target, refusal, header fields, body and redirect choice.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        (lhs.box === rhs.box || lhs.box.head == rhs.box.head) && lhs.headerFields == rhs.headerFields
-            && lhs.body == rhs.body && lhs.followsRedirects == rhs.followsRedirects
+        (lhs.box === rhs.box || lhs.box.parts == rhs.box.parts) && lhs.headerFields == rhs.headerFields
     }
 
     /// Records `reason` as why the request cannot be sent, unless an earlier write was refused already.
