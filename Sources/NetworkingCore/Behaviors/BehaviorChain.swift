@@ -47,7 +47,8 @@ package struct BehaviorChain: Sendable {
     /// placement in the per-request behavior itself leave the conflict in ``conflict``.
     package init(clientWide: BehaviorChain, perRequest: any RequestBehavior) {
         var outer = clientWide.behaviors
-        if perRequest is EmptyBehavior {
+        // The common case (no per-request behavior) by a type comparison, not a dynamic cast.
+        if type(of: perRequest) == EmptyBehavior.self {
             self.behaviors = outer
             self.conflict = nil
             return

@@ -8,6 +8,7 @@ extension Attempt {
     ///
     /// - Returns: The final response, its body, and the request of the last hop.
     /// - Throws: What the transport threw; ``TransportError`` when a redirect is refused.
+    @inline(__always)
     package func followingRedirects(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody, HTTPRequest) {
         var redirects = RedirectState(
             for: request, limit: maximumRedirects, follows: request.followsRedirects ?? followsRedirects)

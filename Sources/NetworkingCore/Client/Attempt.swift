@@ -86,7 +86,10 @@ package final class Attempt: Sendable {
         }
     }
 
-    /// Sends `request` under the attempt's time limit and returns the answer in the call's form.
+    /// Sends `request` under the attempt's time limit and returns the answer in the call's form. Inlined, as are
+    /// ``finish(_:_:sent:)`` and ``followingRedirects(_:)``: each async function entered costs the runtime an
+    /// executor check, and these run once per attempt, in one frame that lives as long as the attempt anyway.
+    @inline(__always)
     private func exchange(
         _ request: HTTPRequest, observer: (any AttemptObserver)? = nil
     ) async throws -> (HTTPResponse, HTTPBody) {
@@ -115,6 +118,7 @@ package final class Attempt: Sendable {
     }
 
     /// Checks the status, then reads the body as the call's form asks.
+    @inline(__always)
     private func finish(_ response: HTTPResponse, _ body: HTTPBody, sent: HTTPRequest) async throws -> (
         HTTPResponse, HTTPBody, HTTPRequest
     ) {
@@ -138,6 +142,13 @@ package final class Attempt: Sendable {
             body.cancel()
             throw TransportError(
                 .responseTooLarge, "Content-Length \(announced) exceeds the limit of \(maximumBodySize) bytes")
+        }
+        if let data = body.data {
+            // Already in memory (a mock, a fixture, a cache): nothing to wait for, so no read to suspend on.
+            guard data.count <= maximumBodySize else {
+                throw TransportError(.responseTooLarge, HTTPBody.TooLargeError(limit: maximumBodySize).description)
+            }
+            return (response, body, sent)
         }
         do {
             return (response, .data(try await body.collect(upTo: maximumBodySize)), sent)
@@ -176,7 +187,9 @@ package final class Attempt: Sendable {
 
     /// This attempt's limit: the attempt timeout, or the time left before the call's deadline when that is shorter.
     package func timeLimit() -> (Duration, NetworkError.TimeoutScope) {
-        if let remaining = deadline?.remaining(), remaining < timeout {
+        // The deadline's instant alone, read on the attempt's clock (the call's, which the deadline was made on): no
+        // copy of the deadline and its clock.
+        if let instant = deadline?.instant, case let remaining = instant - clock.now(), remaining < timeout {
             (remaining, .call)
         } else {
             (timeout.clampedForTimers, .attempt)

@@ -61,17 +61,22 @@ package struct RequestBuilder: Sendable {
             guard let base else { throw refuse("the path \"\(path)\" is relative but the client has no base URL") }
             if let problem = base.problem { throw refuse(problem) }
             if let problem = RequestPath.problem(in: path) { throw refuse(problem) }
-            var joined = base.path + (path.hasPrefix("/") || path.isEmpty ? "" : "/") + RequestPath.escape(path)
-            if !joined.hasPrefix("/") { joined = "/" + joined }
+            // Byte comparisons: the base path is empty or starts with `/`, and `/` is ASCII.
+            let slash = UInt8(ascii: "/")
+            var joined = base.path
+            if let first = path.utf8.first, first != slash { joined += "/" }
+            joined += RequestPath.escape(path)
+            if joined.utf8.first != slash { joined = "/" + joined }
             built = HTTPRequest(
                 method: request.method, trustedScheme: base.scheme, trustedAuthority: base.authority,
-                path: RequestPath.appending(request.query, to: joined), headerFields: request.headers)
+                path: RequestPath.appending(request.query, to: joined), headerFields: request.headers,
+                followsRedirects: request.followsRedirects)
         case .url(let url):
             built = HTTPRequest(method: request.method, url: url, headerFields: request.headers)
             if !request.query.isEmpty { built.path = RequestPath.appending(request.query, to: built.path) }
+            if let follows = request.followsRedirects { built.followsRedirects = follows }
         }
         if !sensitiveHeaderNames.isEmpty { built.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
-        built.followsRedirects = request.followsRedirects
         if let reason = built.invalidReason { throw refuse(reason, built) }
         guard let body = request.body else { return built }
         if request.method == .get || request.method == .head {

@@ -104,8 +104,11 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     public var name: String {
         switch endpoint {
         case .path(let path):
-            let bare = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex)]
-            return method.rawValue + " " + (bare.isEmpty ? "/" : bare)
+            let bare = path.utf8[..<(path.utf8.firstIndex(of: UInt8(ascii: "?")) ?? path.utf8.endIndex)]
+            var name = method.rawValue
+            name.append(" ")
+            if bare.isEmpty { name.append("/") } else { name.append(contentsOf: Substring(bare)) }
+            return name
         case .url(let url):
             return "\(method.rawValue) \(url.displayString)"
         }

@@ -78,7 +78,7 @@ public struct SystemClock: NetworkClock {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
         let scheduler = DeadlineScheduler.shared
         let id = scheduler.add(deadline: ContinuousClock.now.advanced(by: delay.clampedForTimers), action: action)
-        return ClockTimer { scheduler.remove(id) }
+        return ClockTimer(entry: id, of: scheduler)
     }
 }
 

@@ -112,6 +112,11 @@ extension HTTPBody {
         public let limit: Int
         /// What happened, in a sentence.
         public var description: String { "the body grew past the limit of \(limit) bytes" }
+
+        /// The error of a body larger than `limit` bytes.
+        package init(limit: Int) {
+            self.limit = limit
+        }
     }
 
     /// The size of the file at `url`, or `nil` when it cannot be read.
