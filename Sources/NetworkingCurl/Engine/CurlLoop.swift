@@ -37,6 +37,8 @@ final class CurlLoop: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Transfers whose head completed during the current round, to hand to their callers at its end.
     private var readyHeads: [CurlTransfer] = []
+    /// Which transfers may enter the multi handle now, per origin; the others wait there (loop thread only).
+    private var admission: CurlAdmission
 
     init(library: CurlLibrary, configuration: CurlTransport.Configuration) throws(CurlUnavailableError) {
         self.library = library
@@ -44,6 +46,7 @@ final class CurlLoop: @unchecked Sendable {
             throw CurlUnavailableError(library: configuration.libraryName, reason: "curl_multi_init failed")
         }
         self.multi = multi
+        admission = CurlAdmission(perHost: configuration.maximumConnectionsPerHost)
         pending.initialize(to: 0)
         sleeping.initialize(to: 0)
         let api = library.api
@@ -105,6 +108,7 @@ final class CurlLoop: @unchecked Sendable {
                 guard let easy, let transfer = active.removeValue(forKey: easy) else { continue }
                 _ = api.pointee.multi_remove_handle(multi, easy)
                 transfer.complete(result: result)
+                admitNext(after: transfer)
             }
             for transfer in readyHeads { transfer.deliverHead() }
             readyHeads.removeAll(keepingCapacity: true)
@@ -154,20 +158,17 @@ final class CurlLoop: @unchecked Sendable {
                 transfer.release()
                 return true
             }
-            active[transfer.easy] = transfer
-            let added = api.pointee.multi_add_handle(multi, transfer.easy)
-            if added != 0 {
-                active[transfer.easy] = nil
-                transfer.fail(TransportError(.other, "libcurl refused the transfer (multi code \(added))"))
-            }
+            if admission.admit(transfer), !enter(transfer) { admitNext(after: transfer) }
         case .cancel(let transfer, let error):
             guard active[transfer.easy] === transfer, active.removeValue(forKey: transfer.easy) != nil else {
-                // Not started (it never will be: it has ended) or finished already: only its handle to free.
+                // Not started (it never will be: it has ended; if it waits for room, its turn skips it) or
+                // finished already: only its handle to free.
                 transfer.release()
                 return true
             }
             _ = api.pointee.multi_remove_handle(multi, transfer.easy)
             transfer.fail(error)
+            admitNext(after: transfer)
         case .resumeReceiving(let transfer):
             guard active[transfer.easy] === transfer else { return true }
             transfer.resumeReceiving()
@@ -180,6 +181,23 @@ final class CurlLoop: @unchecked Sendable {
         return true
     }
 
+    /// Puts `transfer` in the multi handle; `false` (and the transfer failed) when libcurl refuses it.
+    private func enter(_ transfer: CurlTransfer) -> Bool {
+        active[transfer.easy] = transfer
+        let added = library.api.pointee.multi_add_handle(multi, transfer.easy)
+        guard added != 0 else { return true }
+        active[transfer.easy] = nil
+        transfer.fail(TransportError(.other, "libcurl refused the transfer (multi code \(added))"))
+        return false
+    }
+
+    /// `transfer` left the multi handle: the next waiting transfer of its origin enters (and the next, if libcurl
+    /// refuses that one).
+    private func admitNext(after transfer: CurlTransfer) {
+        var leaving = transfer
+        while let next = admission.leave(leaving), !enter(next) { leaving = next }
+    }
+
     /// Ends every transfer as cancelled, then frees the multi handle once no caller can wake it any more.
     private func stopAll(dropping rest: ArraySlice<Command>) {
         let api = library.api
@@ -188,6 +206,7 @@ final class CurlLoop: @unchecked Sendable {
             transfer.fail(CancellationError())
         }
         active = [:]
+        for transfer in admission.drain() { transfer.fail(CancellationError()) }
         let late = queue.withLock { queue in
             queue.stopped = true
             defer { queue.commands.removeAll() }

@@ -5,7 +5,10 @@ import NetworkingTLS
 extension CurlTransport {
     /// Settings of a ``CurlTransport``.
     public struct Configuration: Sendable {
-        /// The most simultaneous connections to one host; further calls wait for one to be free. Default: 32.
+        /// The most simultaneous connections to one host; further calls wait for one to be free. Default: 32; 0 for
+        /// no limit. They wait in the transport, in order, before libcurl gives them a receive buffer: a waiting call
+        /// holds its request and little else, and one cancelled or timed out leaves the line at once. Over HTTPS the
+        /// line starts at 100 calls a connection, since HTTP/2 carries up to 100 at once on one.
         public var maximumConnectionsPerHost: Int
         /// The most idle connections kept open for reuse, all hosts together. Default: 64. Below the number of
         /// concurrent callers, connections are closed and opened again all the time.

@@ -1,0 +1,90 @@
+/// Which transfers are in the engine and which wait their turn, per origin (loop thread only).
+///
+/// libcurl queues a transfer beyond `CURLMOPT_MAX_HOST_CONNECTIONS` itself, but only after it has allocated the
+/// transfer's receive buffer (16 KiB) for the connection it waits for: 10,000 calls started at once would hold
+/// 10,000 buffers. Here a transfer enters the engine only when its origin has room, so one that waits holds its
+/// easy handle and nothing else. Room: the connection limit per host on plain HTTP, whose connections carry one
+/// transfer at a time; a hundred times that over HTTPS, where HTTP/2 multiplexes up to 100 streams a connection
+/// (libcurl's default), so the engine still decides which of those share a connection.
+struct CurlAdmission {
+    /// One origin's transfers in the engine, and its line of waiting ones (from `next` on).
+    private struct Origin {
+        var running = 0
+        var waiting: [CurlTransfer] = []
+        var next = 0
+    }
+
+    private var origins: [String: Origin] = [:]
+    /// The connection limit per host; 0 for none.
+    private let perHost: Int
+
+    init(perHost: Int) {
+        self.perHost = max(0, perHost)
+    }
+
+    /// Whether `transfer` may enter the engine now (then it is counted in); if not, it waits in its origin's line.
+    mutating func admit(_ transfer: CurlTransfer) -> Bool {
+        guard perHost > 0 else { return true }
+        return Self.admit(
+            transfer, limit: limit(for: transfer), to: &origins[Self.origin(of: transfer), default: Origin()])
+    }
+
+    /// The line changed where it is (through the dictionary's accessor): a copy would copy the whole line.
+    private static func admit(_ transfer: CurlTransfer, limit: Int, to origin: inout Origin) -> Bool {
+        if origin.running < limit {
+            origin.running += 1
+            return true
+        }
+        origin.waiting.append(transfer)
+        return false
+    }
+
+    /// `transfer` left the engine: the next waiting transfer of its origin that has not ended, counted in, if any.
+    /// Waiting transfers that ended meanwhile (cancelled, timed out) are released on the way.
+    mutating func leave(_ transfer: CurlTransfer) -> CurlTransfer? {
+        guard perHost > 0 else { return nil }
+        let key = Self.origin(of: transfer)
+        guard origins[key] != nil else { return nil }
+        let admitted = Self.next(after: &origins[key, default: Origin()])
+        if let origin = origins[key], origin.running == 0, origin.waiting.isEmpty { origins[key] = nil }
+        return admitted
+    }
+
+    /// Frees the place of a transfer that left and gives it to the first waiting transfer that has not ended.
+    private static func next(after origin: inout Origin) -> CurlTransfer? {
+        origin.running -= 1
+        var admitted: CurlTransfer?
+        while admitted == nil, origin.next < origin.waiting.count {
+            let candidate = origin.waiting[origin.next]
+            origin.next += 1
+            if candidate.isEnded {
+                candidate.release()
+            } else {
+                origin.running += 1
+                admitted = candidate
+            }
+        }
+        if origin.next == origin.waiting.count {
+            origin.waiting.removeAll(keepingCapacity: false)
+            origin.next = 0
+        } else if origin.next > 1_024, origin.next * 2 > origin.waiting.count {
+            origin.waiting.removeFirst(origin.next)
+            origin.next = 0
+        }
+        return admitted
+    }
+
+    /// Every transfer still waiting, in order; the lines are emptied (the loop stops).
+    mutating func drain() -> [CurlTransfer] {
+        defer { origins = [:] }
+        return origins.values.flatMap { $0.waiting[$0.next...] }
+    }
+
+    private func limit(for transfer: CurlTransfer) -> Int {
+        transfer.request.scheme == "https" ? perHost * 100 : perHost
+    }
+
+    private static func origin(of transfer: CurlTransfer) -> String {
+        transfer.request.scheme + "://" + transfer.request.authority
+    }
+}
