@@ -18,6 +18,7 @@ extension BodyBuffer {
         let (ending, demand, activity) = state.withLock {
             state -> (Ending?, (@Sendable () -> Void)?, (@Sendable () -> Void)?) in
             guard state.termination == nil, state.sink == nil else { return (nil, nil, nil) }
+            state.unreadLimit = nil
             let buffered = state.chunks[state.head...]
             state.chunks = []
             state.head = 0

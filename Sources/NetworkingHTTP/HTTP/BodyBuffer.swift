@@ -23,6 +23,9 @@ package final class BodyBuffer: Sendable {
         var sink: (@Sendable (Data) throws -> Void)?
         /// The most bytes ever buffered at once.
         var peakBufferedBytes = 0
+        /// The lower limit that holds until the reader first asks for a chunk or attaches a sink
+        /// (``BodyBuffer/unreadLimit``); `nil` from then on.
+        var unreadLimit: Int?
     }
 
     package typealias Observer = @Sendable (HTTPBody.Termination) -> Void
@@ -41,9 +44,15 @@ package final class BodyBuffer: Sendable {
     package let limit: Int
     package let state: LockedBox<State>
 
+    /// The most a body buffers before anyone reads it: 128 KiB (8 network reads of 16 KiB). The transport hands the
+    /// head over while the body keeps arriving; until the caller reads, or writes the body through (a download),
+    /// more would only sit in memory beside what the caller will buffer itself. The first read lifts it to
+    /// ``limit``.
+    package static let unreadLimit = 128 * 1024
+
     package init(limit: Int, onDemand: (@Sendable () -> Void)?) {
         self.limit = max(1, limit)
-        self.state = LockedBox(State(onDemand: onDemand))
+        self.state = LockedBox(State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit)))
     }
 
     /// Adds a chunk; returns whether the reader has room for more.
@@ -66,7 +75,7 @@ package final class BodyBuffer: Sendable {
                 state.chunks.append(chunk)
                 state.bufferedBytes += chunk.count
                 state.peakBufferedBytes = max(state.peakBufferedBytes, state.bufferedBytes)
-                if state.bufferedBytes >= limit { state.full = true }
+                if state.bufferedBytes >= state.unreadLimit ?? limit { state.full = true }
                 return (nil, state.onActivity, !state.full)
             }
         activity?()
@@ -157,6 +166,7 @@ package final class BodyBuffer: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let (result, demand, activity, termination, observers) = state.withLock {
                     (state: inout State) -> Step in
+                    state.unreadLimit = nil
                     if state.head < state.chunks.count {
                         let chunk = state.chunks[state.head]
                         state.head += 1

@@ -29,7 +29,7 @@ public struct HTTPBody: Sendable, Hashable, AsyncSequence, CustomStringConvertib
     public typealias Chunks = AsyncThrowingStream<Data, any Error>
 
     /// The default buffer bound of a body arriving from the network: 1 MiB, room for a few hundred network reads,
-    /// small enough for any device.
+    /// small enough for any device. Until the reader first asks for a chunk, a body buffers at most 128 KiB of it.
     public static let defaultBufferLimit = 1024 * 1024
 
     package enum Storage: Sendable {

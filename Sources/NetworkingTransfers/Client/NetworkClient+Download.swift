@@ -12,7 +12,7 @@ extension NetworkClient {
     /// ```
     /// The body is streamed (``stream(_:behavior:)``: every behavior applies, an idle limit instead of a total
     /// one, no size limit unless `maximumSize` is set) and written as it arrives to `<destination>.partial`, in constant memory (each chunk
-    /// within the transport's delivery of it, gathered into 1 MiB writes: no chunk waits for a reader); when it is
+    /// within the transport's delivery of it, gathered into 128 KiB writes: no chunk waits for a reader); when it is
     /// complete the file is renamed onto `destination` in one step, replacing any file there. If the call fails
     /// the partial file stays, with the response's validator (a strong `ETag`, else `Last-Modified`) in
     /// `<destination>.partial-validator`, and the next download to the same destination resumes it: it sends

@@ -33,6 +33,24 @@ import NetworkingTestSupport
         #expect(continuation.yield(Self.bytes(10)) == true)
     }
 
+    @Test func aBodyNobodyHasReadYetBuffersOnlyTheUnreadLimitThenItsOwnOnceRead() async throws {
+        // Given a body with the default limit (1 MiB) and 16 KiB chunks arriving before anyone reads
+        let demands = LockedBox(0)
+        let (stream, continuation) = HTTPBody.makeStream(onDemand: { demands.withLock { $0 += 1 } })
+        let chunk = Self.bytes(16 * 1024)
+        var accepted = 1
+        while continuation.yield(chunk) { accepted += 1 }
+        // Then the producer is told to wait at 128 KiB, not at the 1 MiB limit
+        #expect(accepted * chunk.count == BodyBuffer.unreadLimit)
+        // And once the reader takes a chunk, the producer may go on up to the body's own limit
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
+        #expect(demands.current == 1)
+        var more = 1
+        while continuation.yield(chunk) { more += 1 }
+        #expect((accepted - 1 + more) * chunk.count == HTTPBody.defaultBufferLimit)
+    }
+
     @Test func anAsyncProducerWaitsForRoomWhileTheReaderIsSlow() async throws {
         let (stream, continuation) = HTTPBody.makeStream(bufferLimit: 64)
         let produced = LockedBox(0)
