@@ -26,7 +26,7 @@ struct CurlAdmission {
     mutating func admit(_ transfer: CurlTransfer) -> Bool {
         guard perHost > 0 else { return true }
         return Self.admit(
-            transfer, limit: limit(for: transfer), to: &origins[Self.origin(of: transfer), default: Origin()])
+            transfer, limit: limit(for: transfer), to: &origins[transfer.origin, default: Origin()])
     }
 
     /// The line changed where it is (through the dictionary's accessor): a copy would copy the whole line.
@@ -43,7 +43,7 @@ struct CurlAdmission {
     /// Waiting transfers that ended meanwhile (cancelled, timed out) are released on the way.
     mutating func leave(_ transfer: CurlTransfer) -> CurlTransfer? {
         guard perHost > 0 else { return nil }
-        let key = Self.origin(of: transfer)
+        let key = transfer.origin
         guard origins[key] != nil else { return nil }
         let admitted = Self.next(after: &origins[key, default: Origin()])
         if let origin = origins[key], origin.running == 0, origin.waiting.isEmpty { origins[key] = nil }
@@ -82,9 +82,5 @@ struct CurlAdmission {
 
     private func limit(for transfer: CurlTransfer) -> Int {
         transfer.request.scheme == "https" ? perHost * 100 : perHost
-    }
-
-    private static func origin(of transfer: CurlTransfer) -> String {
-        transfer.request.scheme + "://" + transfer.request.authority
     }
 }

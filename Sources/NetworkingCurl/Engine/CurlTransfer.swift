@@ -26,6 +26,9 @@ final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     /// The request's URL, formed once (the setup and the response both need it).
     let url: URL?
+    /// `scheme://authority`, the line this transfer waits in for a connection (``CurlAdmission``), formed on the
+    /// caller's thread rather than the loop's.
+    let origin: String
     let observer: (any AttemptObserver)?
     let bufferLimit: Int
     let shared = LockedBox(Shared())
@@ -54,6 +57,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.loop = loop
         self.request = request
         self.url = request.url
+        self.origin = request.scheme + "://" + request.authority
         self.observer = TransferObservation.attempt
         self.bufferLimit = bufferLimit
         errorBuffer.initialize(repeating: 0, count: 256)
