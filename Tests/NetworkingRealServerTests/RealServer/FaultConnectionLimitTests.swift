@@ -14,10 +14,8 @@ extension RealServerTests {
     /// gives them a receive buffer), every waiting call gets through, and a waiting call that is cancelled ends at
     /// once without ever reaching the server or holding up the line.
     @Suite struct FaultConnectionLimitTests {
-        struct Concurrent: Decodable, Sendable {
-            let in_flight: Int
-            let max_in_flight: Int
-        }
+        /// The fault server's count of a key's requests in progress.
+        typealias Concurrent = FaultConcurrencyLimitTests.Concurrent
 
         @Test func callsBeyondTheLimitWaitTheirTurnAndACancelledOneLeavesTheLine() async throws {
             // Given a transport with two connections to the host and ten calls of 200 ms each at once
