@@ -4,7 +4,7 @@ import NetworkingCore
 
 /// Writes a download's body into its partial file as it arrives: chunks are gathered into writes of
 /// ``flushBytes`` (a few large writes instead of one per network read), and the progress is reported for each
-/// chunk, as the bytes received for the file. At most ``flushBytes`` plus one chunk is held in memory, whatever
+/// chunk, as the bytes received for the file. At most ``flushBytes`` is held in memory, whatever
 /// the size of the body; ``close()`` writes the rest, after a failure too.
 final class DownloadWriter: Sendable {
     /// The bytes gathered before a write: 128 KiB (8 network reads), large enough that the system calls cost
@@ -45,14 +45,15 @@ final class DownloadWriter: Sendable {
         let received: Int64 = try state.withLock { state in
             if let failure = state.failure { throw failure }
             state.received += Int64(chunk.count)
-            if state.pending.isEmpty, chunk.count >= Self.flushBytes {
-                try write(chunk, &state)
-                return state.received
-            }
-            // A chunk that would not fit goes after a write of what is gathered: the buffer never grows.
+            // A chunk that would not fit goes after a write of what is gathered, and one as large as a write goes
+            // alone: the gathering buffer never grows past its capacity.
             if state.pending.count + chunk.count > Self.flushBytes, !state.pending.isEmpty {
                 try write(state.pending, &state)
                 state.pending.removeAll(keepingCapacity: true)
+            }
+            if state.pending.isEmpty, chunk.count >= Self.flushBytes {
+                try write(chunk, &state)
+                return state.received
             }
             state.pending.append(chunk)
             state.peakPendingBytes = max(state.peakPendingBytes, state.pending.count)

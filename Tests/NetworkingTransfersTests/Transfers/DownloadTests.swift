@@ -37,6 +37,23 @@ import NetworkingTestSupport
         #expect(!FileManager.default.fileExists(atPath: destination.path + ".partial-validator"))
     }
 
+    @Test(arguments: [50_000, 100_000, 131_072, 200_000, 300_000])
+    func chunksOfAnySizeAroundTheWriteSizeArriveWholeAndInOrder(chunkSize: Int) async throws {
+        // Chunks that do not fit the 128 KiB gathering buffer, fill it exactly, or exceed it on their own.
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = Self.bytes(0..<1_000_003)
+        let mock = MockTransport().stub(
+            .get, "/file", .streamed(Self.chunks(of: body, size: chunkSize), headers: [.contentLength: "1000003"]))
+        let destination = folder.appendingPathComponent("file.bin")
+        let result = try await makeClient(transport: mock).download(
+            NetworkRequest<Data>(path: "/file"), to: destination
+        )
+        .value
+        #expect(result.byteCount == 1_000_003)
+        #expect(try Data(contentsOf: destination) == body)
+    }
+
     @Test func aCutTransferKeepsThePartialFileAndTheNextCallResumesItWithRangeAndIfRange() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
