@@ -182,15 +182,20 @@ package struct BehaviorChain: Sendable {
     ) async throws -> (HTTPResponse, HTTPResponse.Body) {
         do {
             return try await behavior.intercept(request, context: call.context, next: next)
-        } catch let error as NetworkError {
-            throw error
-        } catch let error as CancellationError {
-            throw error
         } catch {
-            let name = String(describing: type(of: behavior))
-            throw NetworkError(
-                .behavior(name), requestName: call.context.requestName,
-                message: "\(name) failed: \(error)", builtRequest: call.builtRequest, underlyingError: error)
+            throw attributed(error, to: behavior, call)
         }
+    }
+
+    /// `error` as the call sees it: a ``NetworkError`` or a cancellation as thrown; any other error a behavior
+    /// threw of its own becomes a ``NetworkError`` naming the behavior. Out of line, so that each level's async
+    /// frame (alive for the whole call) holds none of this.
+    @inline(never)
+    private static func attributed(_ error: any Error, to behavior: any RequestBehavior, _ call: Call) -> any Error {
+        if error is NetworkError || error is CancellationError { return error }
+        let name = String(describing: type(of: behavior))
+        return NetworkError(
+            .behavior(name), requestName: call.context.requestName,
+            message: "\(name) failed: \(error)", builtRequest: call.builtRequest, underlyingError: error)
     }
 }

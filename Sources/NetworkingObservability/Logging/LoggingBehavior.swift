@@ -96,8 +96,17 @@ public struct LoggingBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        let clock = self.clock ?? context.clock
         guard !sink.discards else { return try await next(request) }
+        return try await logged(request, context: context, next: next)
+    }
+
+    /// The logging itself, in a function of its own: an async frame is sized for all of its function's paths,
+    /// and this one's stays alive for the whole call, so the discarding path keeps a small one.
+    @inline(never)
+    private func logged(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let clock = self.clock ?? context.clock
         let secrets = redaction.secrets(in: request)
         let shown = redaction.displayTarget(of: request)
         let start = clock.now()
