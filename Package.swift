@@ -9,10 +9,12 @@ import PackageDescription
 //   NetworkingTLS             trust settings shared by the transports (own authorities, key pins)
 //   NetworkingURLSession      the URLSession transport
 //   CCurlShim, NetworkingCurl the libcurl transport: libcurl found at run time (dlopen), declared by our own C target
+//   NetworkingTransports      the platform's default transport, picked between the two (the only other target that
+//                             names them)
 //   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers: each on
 //                             Core only
 //   NetworkingTesting         mocks, test clock, recording, the fixture transport
-//   Networking                the umbrella: re-exports the usual set, picks the platform's default transport
+//   Networking                the umbrella: re-exports the usual set (no code of its own)
 let package = Package(
     name: "Networking",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -30,6 +32,8 @@ let package = Package(
         .target(name: "NetworkingURLSession", dependencies: ["NetworkingCore", "NetworkingTLS"]),
         .target(name: "CCurlShim"),
         .target(name: "NetworkingCurl", dependencies: ["CCurlShim", "NetworkingCore", "NetworkingTLS"]),
+        .target(
+            name: "NetworkingTransports", dependencies: ["NetworkingCore", "NetworkingURLSession", "NetworkingCurl"]),
         .target(name: "NetworkingAuth", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingResilience", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingHTTPCache", dependencies: ["NetworkingCore"]),
@@ -40,8 +44,7 @@ let package = Package(
         .target(
             name: "Networking",
             dependencies: [
-                "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingCurl",
-                "NetworkingAuth",
+                "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingTransports", "NetworkingAuth",
                 "NetworkingResilience", "NetworkingHTTPCache", "NetworkingCookies", "NetworkingObservability",
                 "NetworkingTransfers", "NetworkingModifiers",
             ]

@@ -8,5 +8,4 @@
 @_exported import NetworkingResilience
 @_exported import NetworkingTLS
 @_exported import NetworkingTransfers
-@_exported import NetworkingCurl
-@_exported import NetworkingURLSession
+@_exported import NetworkingTransports

@@ -1,4 +1,7 @@
 import Foundation
+import NetworkingCore
+import NetworkingCurl
+import NetworkingURLSession
 
 /// The transport a `NetworkClient` uses when it is given none, made once and shared for the process.
 ///

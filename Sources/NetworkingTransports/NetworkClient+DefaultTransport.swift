@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingCore
 
 extension NetworkClient {
     /// Creates a client on the platform's default transport (`DefaultTransport/shared`).
