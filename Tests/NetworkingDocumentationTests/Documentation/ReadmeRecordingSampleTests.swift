@@ -10,11 +10,11 @@ import NetworkingTestSupport
 
 func readmeRecordingExample(fixturesFolder: URL) async throws -> (NetworkClient, DriftReport) {
 let recorder = RecordingTransport(
-    wrapping: URLSessionTransport.shared, directory: fixturesFolder, mode: .recordMissing, basePath: "/v1")
+    wrapping: DefaultTransport.shared, directory: fixturesFolder, mode: .recordMissing, basePath: "/v1")
 let client = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
 // Tests replay the folder offline: RecordingTransport(replaying: fixturesFolder, basePath: "/v1") or FixtureTransport.
 let report = await DriftReport.check(
-    directory: fixturesFolder, against: URLSessionTransport.shared, baseURL: URL(string: "https://api.example.com/v1")!)
+    directory: fixturesFolder, against: DefaultTransport.shared, baseURL: URL(string: "https://api.example.com/v1")!)
 return (client, report)
 }
 
