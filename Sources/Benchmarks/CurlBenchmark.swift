@@ -15,6 +15,8 @@ struct CurlBenchmark {
         /// Requests per second at 1 and 16 callers: raw Foundation `data(for:)`, the full chain on libcurl.
         let raw: [Int: Double]
         let chain: [Int: Double]
+        /// The full chain on libcurl, 1 caller whose task prefers the transport's executor (no thread hand-off).
+        let onLoop: Double
         /// The bare engine loop through a multi handle (as the transport drives libcurl), 1 caller.
         let engine: Double
         /// The same with `curl_easy_perform`, for comparison.
@@ -30,9 +32,9 @@ struct CurlBenchmark {
         let server = try NginxServer(payload: payload)
         defer { server.stop() }
         let raw = RawBaseline(url: server.payloadURL)
+        let transport = try CurlTransport()
         let client = try NetworkClient(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: try CurlTransport(),
-            behavior: FullChain.make())
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: transport, behavior: FullChain.make())
         let request = NetworkRequest<Data>(path: "/payload.json")
         let url = server.payloadURL.absoluteString
         try await Self.waitUntilServing { try await raw.get() }
@@ -41,6 +43,7 @@ struct CurlBenchmark {
         _ = try CurlBareLoop.sequentialGets(url: url, count: 200)
         var rawRates: [Int: [Double]] = [:]
         var chainRates: [Int: [Double]] = [:]
+        var onLoop: [Double] = []
         var engine: [Double] = []
         var easyPerform: [Double] = []
         var cpu: [Double] = []
@@ -60,10 +63,17 @@ struct CurlBenchmark {
             }
             engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
             easyPerform.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound, multi: false))
+            // Last in the round: the task goes on running on the loop thread until its next wait.
+            onLoop.append(
+                try await withTaskExecutorPreference(transport.executor) {
+                    try await Measure.throughput(total: requestsPerRound, concurrency: 1) {
+                        _ = try await client.send(request)
+                    }
+                })
         }
         return Result(
             raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),
-            engine: Measure.median(engine), easyPerform: Measure.median(easyPerform),
+            onLoop: Measure.median(onLoop), engine: Measure.median(engine), easyPerform: Measure.median(easyPerform),
             cpuMicroseconds: Measure.median(cpu))
     }
 
@@ -107,6 +117,8 @@ struct CurlBenchmark {
                1         \(number(result.raw[1]).padding(toLength: 17, withPad: " ", startingAt: 0))\
             \(number(result.chain[1]).padding(toLength: 28, withPad: " ", startingAt: 0))\(number(result.engine)); \(number(result.easyPerform))
                16        \(number(result.raw[16]).padding(toLength: 17, withPad: " ", startingAt: 0))\(number(result.chain[16]))
+               1 caller whose task prefers the transport's executor (no thread hand-off): \(number(result.onLoop)) req/s, \
+            \(String(format: "%.2f", result.onLoop / result.engine)) of the engine alone (no target)
                CPU per request, client + chain on libcurl at 16 callers: \(String(format: "%.1f", result.cpuMicroseconds)) µs
             """
     }

@@ -3,8 +3,10 @@ import Networking
 
 /// `--curl-probe N [PART...]`: where a call on libcurl spends its time, one caller, N sequential GETs each (a
 /// diagnosis aid, no target). Parts: `transport` (the transport alone, no client), `engine` (the bare multi loop),
-/// `client` (no behaviors), `chain` (the full chain of six), `chain16` (the full chain, 16 callers), `inflight`
-/// (10,000 calls at once on the transport alone); all but `chain16` when none is named. Each line gives the wall time and the process's CPU per call.
+/// `client` (no behaviors), `chain` (the full chain of six), `chain-on-loop` (the same, the caller's task preferring
+/// the transport's executor), `chain16` (the full chain, 16 callers), `inflight` (10,000 calls at once on the
+/// transport alone); all but `chain-on-loop` and `chain16` when none is named. Each line gives the wall time and
+/// the process's CPU per call.
 enum CurlProbe {
     static func run(count: Int, parts requested: [String]) async throws {
         let parts = Set(requested.isEmpty ? ["transport", "engine", "client", "chain", "inflight"] : requested)
@@ -31,6 +33,14 @@ enum CurlProbe {
             for _ in 0..<200 { _ = try await client.send(call) }
             let name = part == "client" ? "client, no behaviors" : "client, full chain"
             try await time(name, count) { _ = try await client.send(call) }
+        }
+        if parts.contains("chain-on-loop") {
+            let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
+            let call = NetworkRequest<Data>(path: "/payload.json")
+            try await withTaskExecutorPreference(transport.executor) {
+                for _ in 0..<200 { _ = try await client.send(call) }
+                try await time("client, full chain, on the loop's executor", count) { _ = try await client.send(call) }
+            }
         }
         if parts.contains("chain16") {
             let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())

@@ -163,3 +163,17 @@ void ncurl_flag_store(int *flag, int value) { __atomic_store_n(flag, value, __AT
 extern int sched_yield(void);
 
 void ncurl_yield(void) { sched_yield(); }
+
+// Thread names, our own declarations of the POSIX extensions (no system header; pthread_t is an integer on Linux).
+#if defined(__APPLE__)
+extern int pthread_setname_np(const char *name);
+extern void *pthread_self(void);
+extern int pthread_getname_np(void *thread, char *name, unsigned long length);
+void ncurl_name_thread(const char *name) { pthread_setname_np(name); }
+#else
+extern unsigned long pthread_self(void);
+extern int pthread_setname_np(unsigned long thread, const char *name);
+extern int pthread_getname_np(unsigned long thread, char *name, unsigned long length);
+void ncurl_name_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
+#endif
+int ncurl_thread_name(char *name, unsigned long length) { return pthread_getname_np(pthread_self(), name, length); }

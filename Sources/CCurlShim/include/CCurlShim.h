@@ -75,4 +75,10 @@ void ncurl_flag_store(int *flag, int value);
 /// Gives the processor to another runnable thread, if any (`sched_yield`), staying runnable.
 void ncurl_yield(void);
 
+/// Names the calling thread (at most 15 bytes on Linux), for debuggers and profilers.
+void ncurl_name_thread(const char *name);
+
+/// Copies the calling thread's name into `name` (`length` bytes with its terminator); 0 on success.
+int ncurl_thread_name(char *name, unsigned long length);
+
 #endif

@@ -21,6 +21,8 @@ final class CurlLoop: @unchecked Sendable {
         case resumeReceiving(CurlTransfer)
         /// The upload has bytes again: send again.
         case resumeSending(CurlTransfer)
+        /// Run a task's job here: the loop is the executor of tasks that prefer it (see `CurlLoop+Executor.swift`).
+        case run(UnownedJob)
         /// End every transfer and the thread.
         case stop
     }
@@ -56,8 +58,11 @@ final class CurlLoop: @unchecked Sendable {
             api, multi, CurlOption.multiMaxHostConnections, max(0, configuration.maximumConnectionsPerHost))
         // CURLPIPE_MULTIPLEX (2): concurrent calls to one HTTP/2 origin share its connection.
         _ = ncurl_multi_setopt_long(api, multi, CurlOption.multiPipelining, 2)
-        let thread = Thread { [self] in run() }
-        thread.name = "Networking.CurlTransport"
+        let thread = Thread { [self] in
+            // Named for debuggers, `top` and profilers (at most 15 bytes on Linux, which refuses longer names).
+            ncurl_name_thread("NetworkingCurl")
+            run()
+        }
         thread.start()
     }
 
@@ -65,6 +70,9 @@ final class CurlLoop: @unchecked Sendable {
         pending.deallocate()
         sleeping.deallocate()
     }
+
+    /// Whether the loop thread has ended (the transport is gone); from then on its executor forwards work.
+    var hasStopped: Bool { queue.withLock { $0.stopped } }
 
     /// Hands `command` to the loop thread, waking it if it sleeps (the first caller to find it asleep wakes it).
     /// The wake-up happens under the queue's lock, so it can never reach a multi handle the stopping thread freed.
@@ -82,7 +90,17 @@ final class CurlLoop: @unchecked Sendable {
             }
             return false
         }
-        if refused, case .add(let transfer) = command { transfer.fail(CancellationError()) }
+        if refused { Self.settle(command) }
+    }
+
+    /// What a command the stopped loop will never run still needs: a transfer its failure, a job another executor.
+    private static func settle(_ command: Command) {
+        switch command {
+        case .add(let transfer): transfer.fail(CancellationError())
+        case .run(let job):
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) { Self.runElsewhere(job) }
+        default: break
+        }
     }
 
     private func run() {
@@ -175,6 +193,9 @@ final class CurlLoop: @unchecked Sendable {
         case .resumeSending(let transfer):
             guard active[transfer.easy] === transfer else { return true }
             transfer.resumeSending()
+        case .run(let job):
+            // Only `enqueue`, of the same availability, makes this command.
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) { runJob(job) }
         case .stop:
             return false
         }
@@ -212,7 +233,7 @@ final class CurlLoop: @unchecked Sendable {
             defer { queue.commands.removeAll() }
             return queue.commands
         }
-        for case .add(let transfer) in Array(rest) + late { transfer.fail(CancellationError()) }
+        for command in Array(rest) + late { Self.settle(command) }
         _ = api.pointee.multi_cleanup(multi)
     }
 }

@@ -43,6 +43,27 @@ public final class CurlTransport: HTTPTransport, InterruptibleTransport {
         loop.submit(.stop)
     }
 
+    /// The transport's loop thread as a task executor, for callers that want no thread hand-off.
+    ///
+    /// A call normally crosses threads twice: the caller's task hands the transfer to the loop thread, and the
+    /// answer wakes a thread of the global executor. Code run with this executor preferred runs on the loop thread
+    /// itself, between its rounds: the request goes out and its answer comes back on one thread.
+    ///
+    /// ```swift
+    /// let transport = try CurlTransport()
+    /// let client = try NetworkClient(baseURL: api, transport: transport)
+    /// let profile = try await withTaskExecutorPreference(transport.executor) {
+    ///     try await client.send(NetworkRequest<Profile>(path: "/me"))
+    /// }
+    /// ```
+    ///
+    /// Everything such a task does between its awaits runs on the one thread that also moves every transfer of
+    /// this transport: keep heavy work (large decodes, file writes) off it, and spread many concurrent callers
+    /// over the global executor instead, which has a thread per processor. Child tasks inherit the preference. Once
+    /// the transport is gone, the executor hands its work to the global executor.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    public var executor: any TaskExecutor { loop }
+
     /// Whether libcurl can be loaded here with every function this transport needs.
     public static var isAvailable: Bool {
         (try? CurlLibrary.system.get()) != nil

@@ -45,7 +45,24 @@ let apple = URLSessionTransport(configuration: .init(serverTrust: trust))       
 return (transport, apple)
 }
 
+func executorExample(api: URL) async throws -> Profile {
+let transport = try CurlTransport()
+let client = try NetworkClient(baseURL: api, transport: transport)
+let profile = try await withTaskExecutorPreference(transport.executor) {
+    try await client.send(NetworkRequest<Profile>(path: "/me"))
+}
+return profile
+}
+
 @Suite struct ReadmeSamplesTests {
+    @Test func theExecutorExampleOfTransportsAndTrustIsCompiledHere() throws {
+        let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/TransportsAndTrust.md") {
+            $0.hasPrefix("let transport = try CurlTransport()")
+        }
+        #expect(DocumentSamples.lines(of: block).count == 5)
+        #expect(try DocumentSamples.isCompiled(block, in: #filePath), "TransportsAndTrust.md's executor example is not the code compiled here")
+    }
+
     @Test func theTrustExampleInReadmeIsCompiledHereAndBuildsItsPolicy() throws {
         let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/TransportsAndTrust.md") { $0.hasPrefix("let pem = ") }
         #expect(DocumentSamples.lines(of: block).count == 6)

@@ -41,6 +41,42 @@ extension RealServerTests {
             #expect(record.headers["content-length"] == "2000000")
         }
 
+        @Test func callsRunOnTheTransportsExecutorWhenTheCallerPrefersIt() async throws {
+            let key = FaultServer.newKey("curl-executor")
+            let transport = try CurlTransport()
+            let client = try await FaultServer.client(transport: transport)
+            let query = [URLQueryItem(name: "key", value: key)]
+            let methods = try await withTaskExecutorPreference(transport.executor) {
+                var methods: [String] = []
+                for _ in 0..<3 {
+                    methods.append(try await client.send(NetworkRequest<FaultEcho>(path: "/echo", query: query)).method)
+                }
+                let posted = try await client.send(
+                    NetworkRequest<FaultEcho>(.post, path: "/echo", query: query, body: .data(Data("on the loop".utf8)))
+                )
+                methods.append(posted.method + " " + posted.body)
+                return methods
+            }
+            #expect(methods == ["GET", "GET", "GET", "POST on the loop"])
+            #expect(try await FaultServer.hits(key).count == 4)
+        }
+
+        @Test func aStreamReadOnTheTransportsExecutorArrivesWhole() async throws {
+            let key = FaultServer.newKey("curl-executor-stream")
+            let transport = try CurlTransport()
+            let client = try await FaultServer.client(transport: transport)
+            let size = 8 << 20
+            let request = NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)])
+            // The reader and the transfer share the loop thread: each chunk read lets the paused transfer go on.
+            let received = try await withTaskExecutorPreference(transport.executor) {
+                var received = Data()
+                for try await chunk in try await client.stream(request) { received.append(chunk) }
+                return received
+            }
+            #expect(received == DownloadRealServerTests.expected(size))
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
+
         @Test func repeatedResponseFieldsStaySeparate() async throws {
             let client = try await Self.client()
             let response = try await client.response(
