@@ -71,7 +71,7 @@ public struct RateLimitBehavior: RequestBehavior {
         let clock = self.clock ?? context.clock
         let key = scope.key(for: request, context: context)
         let start = clock.now()
-        if let wait = update(key, clock: clock, { $0.take(now: start) }) {
+        if let wait = update(key, now: start, { $0.take(now: start) }) {
             try await context.withTimeLimits(waitingFor: "a rate-limit token for \(key)") { [self] in
                 try await waitForToken(
                     key: key, firstWait: wait, start: start, deadline: context.deadline, clock: clock)
@@ -85,7 +85,7 @@ public struct RateLimitBehavior: RequestBehavior {
             {
                 let pause = min(asked, settings.maximumPause)
                 let now = clock.now()
-                update(key, clock: clock) { $0.pause(now: now, for: pause) }
+                update(key, now: now) { $0.pause(now: now, for: pause) }
             }
             throw error
         }
@@ -99,17 +99,17 @@ public struct RateLimitBehavior: RequestBehavior {
         while true {
             let allowed = min(settings.maximumWait - (clock.now() - start), deadline?.remaining() ?? .longestTimeLimit)
             guard wait <= allowed else { throw RateLimitedError(key: key, wait: wait, allowed: max(allowed, .zero)) }
-            update(key, clock: clock) { $0.startWaiting() }
+            update(key, now: clock.now()) { $0.startWaiting() }
             do {
                 try await clock.sleep(for: wait)
             } catch {
-                update(key, clock: clock) { $0.stopWaiting() }
+                update(key, now: clock.now()) { $0.stopWaiting() }
                 throw error
             }
             let now = clock.now()
             guard
                 let next = update(
-                    key, clock: clock,
+                    key, now: now,
                     {
                         $0.stopWaiting()
                         return $0.take(now: now)
@@ -119,8 +119,10 @@ public struct RateLimitBehavior: RequestBehavior {
         }
     }
 
-    private func update<T>(_ key: String, clock: any NetworkClock, _ body: (inout TokenBucket) -> T) -> T {
-        store.update(key, initial: { TokenBucket(settings: settings, now: clock.now()) }, body)
+    /// Runs `body` on `key`'s bucket, made full at `now` if there is none: the reading `body` uses, so a new
+    /// bucket never starts after the moment it is asked at (which would read as a pause).
+    private func update<T>(_ key: String, now: Duration, _ body: (inout TokenBucket) -> T) -> T {
+        store.update(key, initial: { TokenBucket(settings: settings, now: now) }, body)
     }
 }
 

@@ -52,6 +52,27 @@ import NetworkingTestSupport
         #expect(sends.current == 3)
     }
 
+    /// A clock that moves on by a microsecond at every reading, as a real one does between two readings.
+    struct TickingClock: NetworkClock {
+        let ticks = LockedBox(Duration.seconds(100))
+        func now() -> Duration { ticks.withLock { $0 += .microseconds(1); return $0 } }
+        func date() -> Date { Date(timeIntervalSince1970: 1_700_000_000) }
+        func sleep(for duration: Duration) async throws { ticks.withLock { $0 += duration } }
+    }
+
+    @Test func theFirstCallToAHostTakesItsTokenAtOnceEvenWithNoWaitAllowed() async throws {
+        // The new bucket is full from the reading the call takes its token at: a later reading for the bucket's
+        // start once made the first call read as paused ("next token is 0.0 s away") with capacity 1.
+        let limiter = RateLimitBehavior(
+            settings: try RateLimitSettings(capacity: 1, tokensPerSecond: 1, maximumWait: .zero),
+            clock: TickingClock())
+        let sends = LockedBox(0)
+        #expect(try await Self.call(limiter, sends: sends) == 200)
+        #expect(sends.current == 1)
+        await #expect(throws: RateLimitedError.self) { try await Self.call(limiter, sends: sends) }
+        #expect(sends.current == 1)
+    }
+
     @Test func aWaitLongerThanTheMaximumFailsAtOnceWithoutI_O() async throws {
         let clock = TestClock(mode: .manual)
         let limiter = try Self.limiter(capacity: 1, rate: 0.1, maximumWait: 5, clock: clock)
