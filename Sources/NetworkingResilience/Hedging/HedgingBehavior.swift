@@ -13,9 +13,9 @@ import NetworkingCore
 /// ```
 /// - **Only what is safe to send twice:** an idempotent method (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`,
 ///   `TRACE`) or a request carrying an `Idempotency-Key` (``HedgingSettings/idempotencyKeyHeader``) when it
-///   reaches the behavior: set on the `NetworkRequest` itself, or by an ``IdempotencyKeyBehavior`` placed before
-///   it (a per-request one runs inside client-wide behaviors, too late). Anything else passes through untouched:
-///   one attempt, no timer.
+///   reaches the behavior: set on the `NetworkRequest` itself, or by an ``IdempotencyKeyBehavior``, client-wide or
+///   per request (its placement, `callSetup`, comes before `hedging` either way). Anything else passes through
+///   untouched: one attempt, no timer.
 /// - **When:** after ``HedgingSettings/delay`` (a fixed wait, or a percentile of the latencies seen) without an
 ///   answer from the newest attempt, another is sent, up to ``HedgingSettings/maximumHedges`` extra attempts.
 ///   An attempt that fails with an error worth another try (``HedgingSettings/isFinal(_:)`` is false) sends the

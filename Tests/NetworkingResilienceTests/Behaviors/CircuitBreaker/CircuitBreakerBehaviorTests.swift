@@ -179,6 +179,31 @@ import NetworkingTestSupport
         #expect(state?.counts.successes == 6 && state?.counts.ignored == 1 && state?.counts.failures == 0)
     }
 
+    /// What Plugins.md says counts as a failure, a success or neither, read through the shared classifier.
+    @Test(arguments: [
+        (NetworkError.Kind.unacceptableStatus(500), "failure"), (.unacceptableStatus(502), "failure"),
+        (.unacceptableStatus(503), "failure"), (.unacceptableStatus(504), "failure"),
+        (.unacceptableStatus(408), "failure"), (.unacceptableStatus(429), "failure"),
+        (.transport(.cannotConnect), "failure"), (.transport(.timedOut), "failure"),
+        (.transport(.connectionLost), "failure"), (.timedOut(.attempt), "failure"),
+        (.unacceptableStatus(404), "success"), (.unacceptableStatus(422), "success"),
+        (.unacceptableStatus(501), "success"), (.unacceptableStatus(505), "success"),
+        (.transport(.secureConnectionFailed), "ignored"), (.transport(.tooManyRedirects), "ignored"),
+        (.transport(.responseTooLarge), "ignored"), (.transport(.other), "ignored"),
+        (.timedOut(.call), "ignored"), (.decoding, "ignored"), (.invalidRequest, "ignored"),
+    ])
+    func eachFailureCountsAsThePluginsTableSays(kind: NetworkError.Kind, counted: String) {
+        let error = NetworkError(kind, requestName: "GET /x", message: "test")
+        let outcome = CircuitBreakerBehavior.outcome(of: error, now: Date(timeIntervalSince1970: 0))
+        let name =
+            switch outcome {
+            case .failure: "failure"
+            case .success: "success"
+            case .ignored: "ignored"
+            }
+        #expect(name == counted)
+    }
+
     @Test func retryAfterOnA503LengthensTheBreakUpToTheCap() async throws {
         let clock = TestClock()
         let settings = try CircuitBreakerSettings(

@@ -81,6 +81,10 @@ import NetworkingTestSupport
         (error(.timedOut(.call)), true), (error(.timedOut(.attempt)), false),
         (error(.transport(.connectionLost)), false), (error(.invalidRequest), true), (error(.decoding), true),
         (error(.behavior("X")), true), (error(.encoding), true),
+        (error(.unacceptableStatus(501)), true), (error(.unacceptableStatus(505)), true),
+        (error(.unacceptableStatus(502)), false), (error(.unacceptableStatus(504)), false),
+        (error(.transport(.secureConnectionFailed)), true), (error(.transport(.tooManyRedirects)), true),
+        (error(.transport(.responseTooLarge)), true), (error(.transport(.cannotConnect)), false),
     ])
     func whichErrorsEndTheCall(error: NetworkError, final: Bool) {
         #expect(HedgingSettings.isFinal(error) == final)
