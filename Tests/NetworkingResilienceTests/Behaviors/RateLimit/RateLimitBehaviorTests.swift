@@ -55,7 +55,12 @@ import NetworkingTestSupport
     /// A clock that moves on by a microsecond at every reading, as a real one does between two readings.
     struct TickingClock: NetworkClock {
         let ticks = LockedBox(Duration.seconds(100))
-        func now() -> Duration { ticks.withLock { $0 += .microseconds(1); return $0 } }
+        func now() -> Duration {
+            ticks.withLock {
+                $0 += .microseconds(1)
+                return $0
+            }
+        }
         func date() -> Date { Date(timeIntervalSince1970: 1_700_000_000) }
         func sleep(for duration: Duration) async throws { ticks.withLock { $0 += duration } }
     }
