@@ -64,12 +64,14 @@ struct CurlBenchmark {
             engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
             easyPerform.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound, multi: false))
             // Last in the round: the task goes on running on the loop thread until its next wait.
-            onLoop.append(
-                try await withTaskExecutorPreference(transport.executor) {
-                    try await Measure.throughput(total: requestsPerRound, concurrency: 1) {
-                        _ = try await client.send(request)
-                    }
-                })
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+                onLoop.append(
+                    try await withTaskExecutorPreference(transport.executor) {
+                        try await Measure.throughput(total: requestsPerRound, concurrency: 1) {
+                            _ = try await client.send(request)
+                        }
+                    })
+            }
         }
         return Result(
             raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),

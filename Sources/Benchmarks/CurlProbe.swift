@@ -34,7 +34,7 @@ enum CurlProbe {
             let name = part == "client" ? "client, no behaviors" : "client, full chain"
             try await time(name, count) { _ = try await client.send(call) }
         }
-        if parts.contains("chain-on-loop") {
+        if parts.contains("chain-on-loop"), #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
             let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
             let call = NetworkRequest<Data>(path: "/payload.json")
             try await withTaskExecutorPreference(transport.executor) {

@@ -58,9 +58,11 @@ public final class CurlTransport: HTTPTransport, InterruptibleTransport {
     /// ```
     ///
     /// Everything such a task does between its awaits runs on the one thread that also moves every transfer of
-    /// this transport: keep heavy work (large decodes, file writes) off it, and spread many concurrent callers
-    /// over the global executor instead, which has a thread per processor. Child tasks inherit the preference. Once
-    /// the transport is gone, the executor hands its work to the global executor.
+    /// this transport: keep heavy work (large decodes, file writes) off it, never block it waiting for other work,
+    /// and spread many concurrent callers over the global executor instead, which has a thread per processor.
+    /// Structured child tasks (`async let`, task groups) inherit the preference; a `Task {}` does not, nor do the
+    /// tasks the client starts of its own. Once the loop has stopped (the transport is gone), the executor hands
+    /// its work to the global executor.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     public var executor: any TaskExecutor { loop }
 

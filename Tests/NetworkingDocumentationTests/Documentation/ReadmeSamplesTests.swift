@@ -45,6 +45,7 @@ let apple = URLSessionTransport(configuration: .init(serverTrust: trust))       
 return (transport, apple)
 }
 
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 func executorExample(api: URL) async throws -> Profile {
 let transport = try CurlTransport()
 let client = try NetworkClient(baseURL: api, transport: transport)

@@ -41,39 +41,49 @@ extension RealServerTests {
             #expect(record.headers["content-length"] == "2000000")
         }
 
-        @Test func callsRunOnTheTransportsExecutorWhenTheCallerPrefersIt() async throws {
+        @Test(.enabled(if: hasTaskExecutors, "task executors need macOS 15 or iOS 18"))
+        func callsRunOnTheTransportsExecutorWhenTheCallerPrefersIt() async throws {
+            guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
             let key = FaultServer.newKey("curl-executor")
             let transport = try CurlTransport()
             let client = try await FaultServer.client(transport: transport)
             let query = [URLQueryItem(name: "key", value: key)]
-            let methods = try await withTaskExecutorPreference(transport.executor) {
-                var methods: [String] = []
+            // Each answer is read on the loop thread: the call crossed no thread.
+            let answers = try await withTaskExecutorPreference(transport.executor) {
+                var answers: [String] = []
                 for _ in 0..<3 {
-                    methods.append(try await client.send(NetworkRequest<FaultEcho>(path: "/echo", query: query)).method)
+                    let echo = try await client.send(NetworkRequest<FaultEcho>(path: "/echo", query: query))
+                    answers.append("\(echo.method) on \(currentThreadName())")
                 }
                 let posted = try await client.send(
-                    NetworkRequest<FaultEcho>(.post, path: "/echo", query: query, body: .data(Data("on the loop".utf8)))
-                )
-                methods.append(posted.method + " " + posted.body)
-                return methods
+                    NetworkRequest<FaultEcho>(.post, path: "/echo", query: query, body: .data(Data("hi".utf8))))
+                answers.append("\(posted.method) \(posted.body) on \(currentThreadName())")
+                return answers
             }
-            #expect(methods == ["GET", "GET", "GET", "POST on the loop"])
+            #expect(answers == Array(repeating: "GET on NetworkingCurl", count: 3) + ["POST hi on NetworkingCurl"])
             #expect(try await FaultServer.hits(key).count == 4)
         }
 
-        @Test func aStreamReadOnTheTransportsExecutorArrivesWhole() async throws {
+        @Test(.enabled(if: hasTaskExecutors, "task executors need macOS 15 or iOS 18"))
+        func aStreamReadOnTheTransportsExecutorArrivesWhole() async throws {
+            guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
             let key = FaultServer.newKey("curl-executor-stream")
             let transport = try CurlTransport()
             let client = try await FaultServer.client(transport: transport)
             let size = 8 << 20
             let request = NetworkRequest<Data>(path: "/resumable/\(size)", query: [.init(name: "key", value: key)])
             // The reader and the transfer share the loop thread: each chunk read lets the paused transfer go on.
-            let received = try await withTaskExecutorPreference(transport.executor) {
+            let (received, threads) = try await withTaskExecutorPreference(transport.executor) {
                 var received = Data()
-                for try await chunk in try await client.stream(request) { received.append(chunk) }
-                return received
+                var threads = Set<String>()
+                for try await chunk in try await client.stream(request) {
+                    received.append(chunk)
+                    threads.insert(currentThreadName())
+                }
+                return (received, threads)
             }
             #expect(received == DownloadRealServerTests.expected(size))
+            #expect(threads == ["NetworkingCurl"])
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
