@@ -13,8 +13,8 @@ import NetworkingCore
 /// ```
 /// One circuit per host and port by default (``BehaviorScope/host``). The rules are those of
 /// ``CircuitBreakerState``, with the settings of ``CircuitBreakerSettings``. What counts as a failure is listed on
-/// ``outcome(of:now:)``: 5xx, 408, 429, transport failures and attempt timeouts; never a 4xx about the request,
-/// a cancellation or another behavior's error. A rejected call throws ``CircuitOpenError``, which the client hands
+/// ``outcome(of:now:)``: 408, 429, 500, 502, 503, 504, connection failures and attempt timeouts; never another
+/// status (the server answered), a cancellation or another behavior's error. A rejected call throws ``CircuitOpenError``, which the client hands
 /// over as `NetworkError` of kind `behavior("CircuitBreakerBehavior")`.
 ///
 /// Place it inside ``RetryBehavior``, so that each attempt counts and a retry of an open circuit fails fast.

@@ -11,11 +11,12 @@ import NetworkingCore
 ///     behavior: CombinedBehavior([.logging(), .retry(), .authorization(.bearer, store: tokens), .coalescing()])
 /// )
 /// async let a = client.send(NetworkRequest<Profile>(path: "/me"))
-/// async let b = client.send(NetworkRequest<Data>(path: "/me"))   // shares a's transport call
+/// async let b = client.send(NetworkRequest<Profile>(path: "/me"))   // shares a's transport call
 /// ```
 ///
 /// - **Identical** means the same ``CoalescingKey``: method, full URL and every header field, `Authorization`
-///   included, so two users never share an answer. Requests with a body and other methods pass through untouched.
+///   included, so two users never share an answer. A JSON-decoded request sends `Accept: application/json` and a
+///   `Data` or `String` one none, so those differ unless both name the same `Accept`. Requests with a body and other methods pass through untouched.
 /// - **Place it inside** the behaviors that set headers (authorization, token refresh, header modifiers), so the key
 ///   sees the headers that are sent: outside them it would see none and could share one user's answer with another.
 /// - **Outcomes are shared whole**: the response and body, or the same `NetworkError` (the one the first caller's

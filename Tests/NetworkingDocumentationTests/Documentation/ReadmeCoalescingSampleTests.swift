@@ -7,14 +7,14 @@ import NetworkingTestSupport
 
 // The coalescing example of README.md's Resilience section, verbatim (indentation aside), so the compiler checks it.
 
-func coalescingExample(tokens: InMemoryTokenStore) async throws -> (Profile, Data) {
+func coalescingExample(tokens: InMemoryTokenStore) async throws -> (Profile, Profile) {
 let coalescedClient = try NetworkClient(
     baseURL: URL(string: "https://api.example.com/v1")!,
     behavior: CombinedBehavior([.retry(), .authorization(.bearer, store: tokens), .coalescing()])
 )
 async let profile = coalescedClient.send(NetworkRequest<Profile>(path: "/profiles/42"))
-async let raw = coalescedClient.send(NetworkRequest<Data>(path: "/profiles/42"))  // the same transport call
-return try await (profile, raw)
+async let again = coalescedClient.send(NetworkRequest<Profile>(path: "/profiles/42"))  // the same transport call
+return try await (profile, again)
 }
 
 @Suite struct ReadmeCoalescingSampleTests {
