@@ -22,7 +22,9 @@ public struct AccessCredential: Sendable, Hashable {
 
 /// Obtains a new ``AccessCredential``, typically by sending a refresh token to the auth server.
 ///
-/// ``TokenRefreshBehavior`` calls it at most once at a time, however many calls need a new credential.
+/// ``TokenRefreshBehavior`` calls it once for all the calls that need a new credential at the same time. A refresh
+/// every waiting call has given up on (each ends at its own time limits) is abandoned, and the next call starts
+/// another: a refresher that can be slower than the attempt timeout may then run twice at once.
 public protocol TokenRefresher: Sendable {
     /// Returns a new credential.
     ///
@@ -54,7 +56,8 @@ public struct ClosureTokenRefresher: TokenRefresher {
 public enum TokenRefreshError: Error, Sendable, CustomStringConvertible {
     /// The refresher threw; every call waiting for that refresh receives this error.
     case refreshFailed(any Error)
-    /// More refreshes were needed within the window than allowed: the server keeps rejecting fresh credentials.
+    /// More refreshes were needed within the window than allowed: the server keeps rejecting fresh credentials, or
+    /// refreshes keep being abandoned (the refresher is slower than the calls' time limits).
     case refreshLimitReached(limit: Int, window: Duration)
 
     /// A sentence for logs.
@@ -63,7 +66,7 @@ public enum TokenRefreshError: Error, Sendable, CustomStringConvertible {
         case .refreshFailed(let error):
             "the credential refresh failed: \(error)"
         case .refreshLimitReached(let limit, let window):
-            "refused to refresh the credential more than \(limit) times within \(window); the server keeps answering 401"
+            "refused to refresh the credential more than \(limit) times within \(window): the server keeps refusing new credentials, or the refresher keeps outlasting the calls waiting for it"
         }
     }
 }

@@ -23,8 +23,10 @@ import NetworkingCore
 /// - **Cancellation.** Cancelling a waiting call never cancels the refresh the others wait for.
 /// - **Time limits.** Waiting for a refresh is part of the attempt: it ends with `NetworkError` of kind
 ///   `timedOut(.call)` when the call's deadline passes first, or `timedOut(.attempt)` when the attempt timeout
-///   does (a retry behavior outside may then wait again for the same refresh, within its own limits). The refresh
-///   itself goes on for the calls still waiting.
+///   does. The refresh itself goes on for the calls still waiting; once no call waits for it any more, it is
+///   abandoned (it still stores its credential if it finishes while no newer refresh runs and none has stored one
+///   since), and the next call that needs a credential, a retry of a call that gave up included, starts a new
+///   refresh rather than wait on one that may never return. Each refresh counts toward the loop guard.
 /// - **Sensitive.** The header is marked sensitive: redacted in logs and error texts, and removed when a redirect
 ///   leaves the origin.
 ///

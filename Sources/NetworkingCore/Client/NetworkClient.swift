@@ -38,7 +38,7 @@ public final class NetworkClient: Sendable {
         self.configuration = configuration
         self.builder = RequestBuilder(
             baseURL: configuration.baseURL, encoder: configuration.encoder,
-            sensitiveHeaderNames: configuration.sensitiveHeaderNames)
+            sensitiveHeaderNames: configuration.sensitiveHeaderNames, followsRedirects: configuration.followsRedirects)
         self.clientWideChain = BehaviorChain([configuration.behavior])
         self.transportIsInterruptible = configuration.transport is any InterruptibleTransport
         if let conflict = clientWideChain.conflict { throw conflict }

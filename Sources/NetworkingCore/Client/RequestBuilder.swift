@@ -39,11 +39,18 @@ package struct RequestBuilder: Sendable {
     package let encoder: JSONEncoder
     /// Lower-cased names of headers that are sensitive in every request of the client.
     package let sensitiveHeaderNames: Set<String>
+    /// What a built request says of redirects when its `NetworkRequest` does not: `false` for a client that does not
+    /// follow them, so a behavior that follows redirects itself (cookies) sees it; `nil` (the client's default,
+    /// followed) otherwise.
+    package let defaultFollowsRedirects: Bool?
 
-    package init(baseURL: URL?, encoder: JSONEncoder, sensitiveHeaderNames: Set<String>) {
+    package init(
+        baseURL: URL?, encoder: JSONEncoder, sensitiveHeaderNames: Set<String>, followsRedirects: Bool = true
+    ) {
         self.base = baseURL.map(Base.init)
         self.encoder = encoder
         self.sensitiveHeaderNames = Set(sensitiveHeaderNames.map(HTTPToken.lowercasedASCII))
+        self.defaultFollowsRedirects = followsRedirects ? nil : false
     }
 
     /// The request to send for `request`.
@@ -70,11 +77,11 @@ package struct RequestBuilder: Sendable {
             built = HTTPRequest(
                 method: request.method, trustedScheme: base.scheme, trustedAuthority: base.authority,
                 path: RequestPath.appending(request.query, to: joined), headerFields: request.headers,
-                followsRedirects: request.followsRedirects)
+                followsRedirects: request.followsRedirects ?? defaultFollowsRedirects)
         case .url(let url):
             built = HTTPRequest(method: request.method, url: url, headerFields: request.headers)
             if !request.query.isEmpty { built.path = RequestPath.appending(request.query, to: built.path) }
-            if let follows = request.followsRedirects { built.followsRedirects = follows }
+            if let follows = request.followsRedirects ?? defaultFollowsRedirects { built.followsRedirects = follows }
         }
         if !sensitiveHeaderNames.isEmpty { built.headerFields.declaredSensitiveNames = sensitiveHeaderNames }
         if let reason = built.invalidReason { throw refuse(reason, built) }

@@ -81,8 +81,9 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         set { update { $0.body = newValue } }
     }
     /// Whether the transport follows a redirect answered to this request: `false` returns the 3xx itself, `true`
-    /// follows it, `nil` (the default) leaves it to the transport's configuration. `NetworkRequest` sets it
-    /// from its own `NetworkRequest/followsRedirects`.
+    /// follows it, `nil` (the default) leaves it to the transport's configuration. The client sets it from the
+    /// `NetworkRequest/followsRedirects` of the request it builds, or to `false` when the client itself does not
+    /// follow redirects.
     public var followsRedirects: Bool? {
         get { box.parts.followsRedirects }
         set { update { $0.followsRedirects = newValue } }

@@ -44,7 +44,9 @@ public struct LatencyWindow: Sendable, Equatable {
         guard !samples.isEmpty, !percentile.isNaN else { return nil }
         let sorted = samples.sorted()
         let clamped = min(max(percentile, 0), 100)
-        let rank = Int((clamped / 100 * Double(sorted.count)).rounded(.up))
+        // p × n first: for a whole p it is exact, so p × n / 100 is the true ratio, rounded once (p / 100 × n
+        // could land just above a whole number and round up one rank too far: 55 % of 100 gave the 56th).
+        let rank = Int((clamped * Double(sorted.count) / 100).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 }

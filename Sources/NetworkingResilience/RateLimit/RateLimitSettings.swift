@@ -6,7 +6,7 @@ import NetworkingCore
 /// server's `429 Too Many Requests` may pause a host.
 ///
 /// Every value is checked when the settings are made: a zero, negative, NaN or infinite value throws
-/// `BehaviorSettingsError` naming the setting.
+/// `BehaviorSettingsError` naming the setting, except ``maximumWait``, which may be zero (never wait).
 /// ```swift
 /// let settings = try RateLimitSettings(capacity: 5, tokensPerSecond: 1)
 /// let limiter = RateLimitBehavior.rateLimit(settings)

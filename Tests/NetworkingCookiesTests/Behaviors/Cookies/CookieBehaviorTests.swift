@@ -69,6 +69,20 @@ import NetworkingTestSupport
         #expect(jar.all.map(\.name) == ["hop"])
     }
 
+    @Test func aClientThatDoesNotFollowRedirectsGetsThe3xxWithCookiesToo() async throws {
+        // The client's own setting, not only the request's, reaches the behavior: cookies change nothing else.
+        let transport = Self.site()
+        let jar = InMemoryCookieJar()
+        let client = try NetworkClient(
+            configuration: .init(
+                baseURL: URL(string: "https://api.example.test/v1"), transport: transport, behavior: .cookies(jar: jar),
+                followsRedirects: false))
+        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/redirect")) }
+        #expect(error?.kind == .unacceptableStatus(302))
+        #expect(transport.requests.count == 1)
+        #expect(jar.all.map(\.name) == ["hop"])
+    }
+
     @Test func anUnacceptableStatusStillStoresItsCookieAndFailsAsBefore() async throws {
         let jar = InMemoryCookieJar()
         let client = try makeClient(transport: Self.site(), behavior: .cookies(jar: jar))

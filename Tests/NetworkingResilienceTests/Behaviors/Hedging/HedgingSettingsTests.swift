@@ -111,6 +111,19 @@ import NetworkingTestSupport
                 == .milliseconds(250))
     }
 
+    @Test func everyWholePercentileOfUpToTwoHundredLatenciesIsTheNearestRank() {
+        // ⌈p × n / 100⌉ in integers, against the window, for every n up to 200 and every whole p: p / 100 × n in
+        // floating point once landed above a whole number and took one rank too many (55 % of 100 gave the 56th).
+        for count in 1...200 {
+            var window = LatencyWindow(capacity: count)
+            for value in 1...count { window.record(.milliseconds(value)) }
+            for p in 1...99 {
+                let rank = (p * count + 99) / 100
+                #expect(window.percentile(Double(p)) == .milliseconds(rank), "p\(p) of \(count)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000], 95.0, 1000),
         ([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000], 50.0, 500),
