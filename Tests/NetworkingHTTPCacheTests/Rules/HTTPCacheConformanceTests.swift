@@ -46,14 +46,18 @@ import NetworkingTestSupport
         FreshnessRow(
             section: "§5.3", rule: "Expires: 0 is already expired", fields: [("Expires", "0")], lifetime: 0, age: 0),
         FreshnessRow(
-            section: "§5.3", rule: "two Expires fields are invalid: already expired",
+            section: "§4.2.1", rule: "two Expires fields: the response is considered stale, already expired",
             fields: [("Expires", hourLater), ("Expires", hourLater)], lifetime: 0, age: 0),
         FreshnessRow(
             section: "§5.3, RFC 9110 §5.6.7", rule: "the obsolete RFC 850 form is a valid Expires",
             fields: [("Expires", "Tuesday, 14-Nov-23 23:13:20 GMT"), ("Date", arrivedText)], lifetime: 3_600, age: 0),
         FreshnessRow(
             section: "§5.3, RFC 9110 §5.6.7", rule: "the asctime form, two spaces before a one-digit day",
-            fields: [("Expires", "Wed Nov 15 00:13:20 2023"), ("Date", arrivedText)], lifetime: 7_200, age: 0),
+            fields: [("Expires", "Sat Dec  2 00:13:20 2023"), ("Date", arrivedText)], lifetime: 1_476_000, age: 0),
+        FreshnessRow(
+            section: "§5.3, RFC 9110 §5.6.7",
+            rule: "the asctime form with one space before a one-digit day is invalid: already expired",
+            fields: [("Expires", "Sat Dec 2 00:13:20 2023"), ("Date", arrivedText)], lifetime: 0, age: 0),
         FreshnessRow(
             section: "§4.2.1", rule: "max-age wins over an invalid Expires",
             fields: [("Cache-Control", "max-age=60"), ("Expires", "soon")], lifetime: 60, age: 0),
@@ -107,8 +111,9 @@ import NetworkingTestSupport
         StoreRow(
             section: "§3", rule: "a 302 without freshness is not stored", status: 302, response: [:], stored: false),
         StoreRow(
-            section: "§3", rule: "a status the cache does not understand is not stored", status: 299,
-            response: ["Cache-Control": "max-age=60"], stored: false),
+            section: "§3",
+            rule: "stricter than §3: a status this cache does not know, even with max-age, is not stored",
+            status: 299, response: ["Cache-Control": "max-age=60"], stored: false),
         StoreRow(
             section: "§3", rule: "a 304 is never stored itself", status: 304,
             response: ["Cache-Control": "max-age=60"], stored: false),
@@ -122,17 +127,19 @@ import NetworkingTestSupport
             section: "§5.2.2.5", rule: "no-store without must-understand is not stored", status: 200,
             response: ["Cache-Control": "no-store, max-age=60"], stored: false),
         StoreRow(
-            section: "§4", rule: "a POST answer whose Content-Location is the request URL, with explicit freshness",
+            section: "RFC 9110 §9.3.3",
+            rule: "a POST answer whose Content-Location is the request URL, with explicit freshness, is stored",
             method: .post, status: 200, response: ["Content-Location": "/items", "Cache-Control": "max-age=60"],
             stored: true),
         StoreRow(
-            section: "§4", rule: "a POST answer whose Content-Location is another URL is not stored", method: .post,
-            status: 200, response: ["Content-Location": "/items/7", "Cache-Control": "max-age=60"], stored: false),
+            section: "RFC 9110 §9.3.3", rule: "a POST answer whose Content-Location is another URL is not stored",
+            method: .post, status: 200, response: ["Content-Location": "/items/7", "Cache-Control": "max-age=60"],
+            stored: false),
         StoreRow(
-            section: "§4", rule: "a POST answer without explicit freshness is not stored", method: .post,
+            section: "RFC 9110 §9.3.3", rule: "a POST answer without explicit freshness is not stored", method: .post,
             status: 200, response: ["Content-Location": "https://api.test/items"], stored: false),
         StoreRow(
-            section: "§3.3", rule: "206 is not stored (deliberate, see the departures)", status: 206,
+            section: "§3.3", rule: "206 is not stored (see the departures)", status: 206,
             response: ["Cache-Control": "max-age=60", "Content-Range": "bytes 0-1/10"], stored: false),
     ]
 

@@ -51,8 +51,11 @@ import NetworkingTestSupport
 
     static let varyRows: [VaryRow] = [
         VaryRow(
-            section: "§4.1", rule: "language tags in any case", name: "Accept-Language", stored: "en-US",
-            new: "EN-us", matches: true),
+            section: "§4.1", rule: "Accept-Language: language tags in any case", name: "Accept-Language",
+            stored: "en-US", new: "EN-us", matches: true),
+        VaryRow(
+            section: "§4.1", rule: "Accept-Encoding: content codings in any case", name: "Accept-Encoding",
+            stored: "gzip, br", new: "GZIP, Br", matches: true),
         VaryRow(
             section: "§4.1", rule: "spaces around members, ; and = do not count", name: "Accept-Language",
             stored: "en-US,fr;q=0.5", new: "en-US , fr ; q=0.5", matches: true),
@@ -99,13 +102,13 @@ import NetworkingTestSupport
 
     static let notModifiedRows: [NotModifiedRow] = [
         NotModifiedRow(
-            section: "§4.3.4", rule: "a strong ETag selects the same strong ETag", stored: ["ETag": "\"1\""],
+            section: "§4.3.4", rule: "a strong ETag in a 304 selects the same strong ETag", stored: ["ETag": "\"1\""],
             received: ["ETag": "\"1\"", "X-V": "2"], updated: ["ETag": "\"1\"", "X-V": "2"]),
         NotModifiedRow(
             section: "§4.3.4", rule: "a strong ETag does not select a weak one", stored: ["ETag": "W/\"1\""],
             received: ["ETag": "\"1\""], updated: nil),
         NotModifiedRow(
-            section: "§4.3.4, §3.2", rule: "a weak ETag selects by the weak comparison; the ETag is updated",
+            section: "§4.3.4, §3.2", rule: "a weak ETag selects by the weak comparison; the stored ETag is updated",
             stored: ["ETag": "\"1\""], received: ["ETag": "W/\"1\""], updated: ["ETag": "W/\"1\""]),
         NotModifiedRow(
             section: "§4.3.4", rule: "another ETag selects nothing", stored: ["ETag": "\"1\""],
@@ -115,7 +118,9 @@ import NetworkingTestSupport
             stored: ["Last-Modified": "Tue, 14 Nov 2023 12:13:20 GMT"],
             received: ["Last-Modified": "Tue, 14 Nov 2023 13:13:20 GMT"], updated: nil),
         NotModifiedRow(
-            section: "§4.3.4", rule: "without validator, the one stored response", stored: ["ETag": "\"1\""],
+            section: "§4.3.4",
+            rule: "a 304 without validator updates the stored response, even one with an ETag (see the departures)",
+            stored: ["ETag": "\"1\""],
             received: ["Cache-Control": "max-age=9"], updated: ["ETag": "\"1\"", "Cache-Control": "max-age=9"]),
         NotModifiedRow(
             section: "§3.2", rule: "framing and hop-by-hop fields of the 304 are not stored",

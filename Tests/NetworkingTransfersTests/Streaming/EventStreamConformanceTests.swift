@@ -22,30 +22,40 @@ import NetworkingTestSupport
         TypeRow(rule: "parameters are allowed", contentType: "text/event-stream; charset=utf-8", accepted: true),
         TypeRow(
             rule: "the media type in any case, with spaces", contentType: " Text/Event-Stream ;x=1", accepted: true),
-        TypeRow(rule: "text/plain fails the connection", contentType: "text/plain", accepted: false),
+        TypeRow(
+            rule:
+                "text/plain fails the connection: no event, no reconnection, an EventStreamContentTypeError naming the type",
+            contentType: "text/plain", accepted: false),
         TypeRow(rule: "a prefix is not the type", contentType: "text/event-streams", accepted: false),
         TypeRow(rule: "no Content-Type fails the connection", contentType: nil, accepted: false),
     ]
 
+    /// Without a reconnection limit: an accepted stream reconnects once, to a `204` that ends the events; a refused
+    /// one is never reconnected.
     @Test(arguments: typeRows) func onlyAnEventStreamIsRead(row: TypeRow) async throws {
         let headers: HTTPFields = row.contentType.map { ["Content-Type": $0] } ?? [:]
         let transport = MockTransport().stub(
-            .get, "/events", .streamed([Data("id: 1\ndata: one\n\n".utf8)], headers: headers))
+            .get, "/events", .streamed([Data("id: 1\ndata: one\n\n".utf8)], headers: headers),
+            .streamed([], status: 204))
+        let clock = TestClock()
         let client = try makeClient(transport: transport)
         var received: [String] = []
         var failure: NetworkError?
         do {
-            for try await event in try client.events(Self.request, clock: TestClock(), maximumReconnections: 0) {
+            for try await event in try client.events(Self.request, clock: clock) {
                 received.append(event.data)
             }
         } catch let error as NetworkError {
             failure = error
         }
-        #expect(transport.requestCount == 1)
         if row.accepted {
             #expect(received == ["one"] && failure == nil)
+            #expect(transport.requestCount == 2)
+            #expect(clock.sleeps.count == 1)
         } else {
             #expect(received.isEmpty)
+            #expect(transport.requestCount == 1)
+            #expect(clock.sleeps.isEmpty)
             #expect(failure?.kind == .decoding)
             let wrong = failure?.underlyingError as? EventStreamContentTypeError
             #expect(wrong == EventStreamContentTypeError(received: row.contentType, requestName: "GET /events"))

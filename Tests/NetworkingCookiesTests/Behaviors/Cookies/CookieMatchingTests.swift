@@ -92,13 +92,13 @@ import NetworkingTestSupport
     }
 
     @Test(arguments: [
-        ("§5.1.4 step 2: an empty path", "", "/"),
-        ("§5.1.4 step 2: a path not starting with /", "docs/a", "/"),
-        ("§5.1.4 step 3: a single /", "/", "/"),
-        ("§5.1.4 step 3: one / only", "/login", "/"),
-        ("§5.1.4 step 4: up to the last /", "/account/login", "/account"),
-        ("§5.1.4 step 4: a trailing / is the last one", "/a/b/", "/a/b"),
-        ("§5.1.4 step 4: deeper paths", "/a/b/c", "/a/b"),
+        ("§5.1.4 step 2: default-path: an empty path: /", "", "/"),
+        ("§5.1.4 step 2: default-path: a path not starting with /: /", "docs/a", "/"),
+        ("§5.1.4 step 3: default-path: a single /: /", "/", "/"),
+        ("§5.1.4 step 3: default-path: one / only: /", "/login", "/"),
+        ("§5.1.4 step 4: default-path: up to the last /", "/account/login", "/account"),
+        ("§5.1.4 step 4: default-path: a trailing / is the last one", "/a/b/", "/a/b"),
+        ("§5.1.4 step 4: default-path: deeper paths", "/a/b/c", "/a/b"),
     ])
     func defaultPath(_ rule: String, _ path: String, _ expected: String) {
         #expect(CookieMatching.defaultPath(path) == expected, "\(rule)")

@@ -165,6 +165,7 @@ import NetworkingTestSupport
         #expect(cookie.expiresAt == expected, "\(rule)")
     }
 
+    /// §5.3 steps 2, 9, 6265bis §5.7: HttpOnly and SameSite are kept on the stored cookie; the creation time is now.
     @Test func sameSiteAndHttpOnlyAreKeptOnTheStoredCookie() throws {
         let set = try #require(SetCookie.parse("a=1; SameSite=Lax; HttpOnly"))
         let cookie = try #require(Cookie(set, from: URL(string: "https://a.example/")!, at: Self.now))

@@ -106,7 +106,7 @@ import NetworkingTestSupport
         ("§5.4 step 1: Secure never over http", "a=1; Secure", "http://example.com/", nil),
         ("§5.4 step 1: a plain cookie goes over http too", "a=1", "http://example.com/", "a=1"),
         ("§5.4 step 1: HttpOnly goes to an HTTP API", "a=1; HttpOnly", "https://example.com/", "a=1"),
-        ("§5.4 step 1: ports do not separate cookies (§8.5)", "a=1", "https://example.com:8443/", "a=1"),
+        ("§5.4 step 1, §8.5: ports do not separate cookies", "a=1", "https://example.com:8443/", "a=1"),
         ("§5.4 step 1: the query is not the path", "a=1; Path=/a", "https://example.com/a?x=/b", "a=1"),
     ])
     func aCookieGoesOnlyWhereItMatches(_ rule: String, _ field: String, _ url: String, _ expected: String?) {

@@ -61,9 +61,10 @@ import NetworkingTestSupport
         #expect(SetCookieFieldSplitter.cookieStrings(in: ["a=1, b=2"]) == ["a=1, b=2"])
     }
 
+    /// §5.2, 6265bis §5.6 step 1: a field with a control character is ignored alone, apart or joined; a nameless
+    /// field is ignored apart, but joined it stays in the value of the cookie before it.
     @Test(arguments: [false, true])
     func aMalformedFieldIsIgnoredAloneNotWithItsNeighbour(joined: Bool) {
-        // §5.2 and 6265bis §5.6 step 1: the control character costs its own cookie only.
         let fields = joined ? ["ctl=a\u{1}b, ok=1, junk, also=2"] : ["ctl=a\u{1}b", "ok=1", "junk", "also=2"]
         let parsed = SetCookieFieldSplitter.cookieStrings(in: fields, fieldsAreJoined: joined)
             .compactMap(SetCookie.parse)
