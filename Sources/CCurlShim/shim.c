@@ -159,6 +159,8 @@ int ncurl_flag_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ
 
 void ncurl_flag_store(int *flag, int value) { __atomic_store_n(flag, value, __ATOMIC_SEQ_CST); }
 
+long ncurl_count_add(long *count, long delta) { return __atomic_add_fetch(count, delta, __ATOMIC_SEQ_CST); }
+
 // Our own declaration of the POSIX call (no system header).
 extern int sched_yield(void);
 

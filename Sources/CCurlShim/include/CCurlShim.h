@@ -72,6 +72,8 @@ int ncurl_multi_next_done(const ncurl_api *api, void *multi, void **easy, int *r
 /// no header), so the loop can tell whether it must be woken and can wait for work without a lock or a syscall.
 int ncurl_flag_load(const int *flag);
 void ncurl_flag_store(int *flag, int value);
+/// Adds `delta` to `*count` atomically; returns the new value.
+long ncurl_count_add(long *count, long delta);
 /// Gives the processor to another runnable thread, if any (`sched_yield`), staying runnable.
 void ncurl_yield(void);
 

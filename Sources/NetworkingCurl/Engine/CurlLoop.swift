@@ -41,9 +41,20 @@ final class CurlLoop: @unchecked Sendable {
     private var readyHeads: [CurlTransfer] = []
     /// Which transfers may enter the multi handle now, per origin; the others wait there (loop thread only).
     private var admission: CurlAdmission
+    /// What a transfer set up as it enters the engine is set up with.
+    let settings: CurlSettings
+    /// Transfers made and not yet released, all origins together (atomic).
+    private let alive = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    /// The connection limit per host; 0 for none.
+    private let perHost: Int
 
-    init(library: CurlLibrary, configuration: CurlTransport.Configuration) throws(CurlUnavailableError) {
+    init(
+        library: CurlLibrary, configuration: CurlTransport.Configuration, settings: CurlSettings
+    ) throws(CurlUnavailableError) {
         self.library = library
+        self.settings = settings
+        perHost = max(0, configuration.maximumConnectionsPerHost)
+        alive.initialize(to: 0)
         guard let multi = library.api.pointee.multi_init() else {
             throw CurlUnavailableError(library: configuration.libraryName, reason: "curl_multi_init failed")
         }
@@ -69,6 +80,22 @@ final class CurlLoop: @unchecked Sendable {
     deinit {
         pending.deallocate()
         sleeping.deallocate()
+        alive.deallocate()
+    }
+
+    /// Counts a transfer in (any thread).
+    func transferBegan() { _ = ncurl_count_add(alive, 1) }
+
+    /// Counts a released transfer out (any thread).
+    func transferEnded() { _ = ncurl_count_add(alive, -1) }
+
+    /// Whether `transfer` gets its easy handle on the caller's thread: yes while the transport's transfers fit in
+    /// one origin's room (``CurlAdmission``); beyond that the call will likely wait its turn, holding no handle
+    /// until it enters the engine. A guess across origins: a call set up late only costs the loop thread its setup.
+    func setsUpOnCallerThread(_ transfer: CurlTransfer) -> Bool {
+        guard perHost > 0 else { return true }
+        let room = transfer.request.scheme == "https" ? perHost * 100 : perHost
+        return ncurl_count_add(alive, 0) <= room
     }
 
     /// Whether the loop thread has ended (the transport is gone); from then on its executor forwards work.
@@ -178,7 +205,7 @@ final class CurlLoop: @unchecked Sendable {
             }
             if admission.admit(transfer), !enter(transfer) { admitNext(after: transfer) }
         case .cancel(let transfer, let error):
-            guard active[transfer.easy] === transfer, active.removeValue(forKey: transfer.easy) != nil else {
+            guard let easy = transfer.easy, active[easy] === transfer, active.removeValue(forKey: easy) != nil else {
                 // Not started (it never will be: it has ended; if it waits for room, its turn skips it) or
                 // finished already: only its handle to free.
                 transfer.release()
@@ -202,8 +229,13 @@ final class CurlLoop: @unchecked Sendable {
         return true
     }
 
-    /// Puts `transfer` in the multi handle; `false` (and the transfer failed) when libcurl refuses it.
+    /// Puts `transfer` in the multi handle, set up first if it waited without a handle; `false` (and the transfer
+    /// failed) when libcurl refuses it.
     private func enter(_ transfer: CurlTransfer) -> Bool {
+        if transfer.easy == nil, let error = transfer.prepare(settings) {
+            transfer.fail(error)
+            return false
+        }
         active[transfer.easy] = transfer
         let added = library.api.pointee.multi_add_handle(multi, transfer.easy)
         guard added != 0 else { return true }

@@ -5,8 +5,9 @@ import NetworkingHTTP
 import NetworkingTLS
 
 extension CurlTransfer {
-    /// Sets every option of the request on the easy handle (caller's thread, before the hand-over). Returns why the
-    /// request cannot be sent, or `nil`.
+    /// Sets every option of the request on the easy handle (from ``prepare(_:)``: on the caller's thread before the
+    /// hand-over, or on the loop thread as a call that waited enters the engine). Returns why the request cannot be
+    /// sent, or `nil`.
     func configure(_ settings: CurlSettings) -> String? {
         let api = self.api
         let user = Unmanaged.passUnretained(self).toOpaque()

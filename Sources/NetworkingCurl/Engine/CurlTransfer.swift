@@ -5,8 +5,9 @@ import NetworkingHTTP
 
 /// One request on libcurl: its easy handle, the caller waiting for the head, and the body's producer side.
 ///
-/// Made and configured on the caller's thread, then handed to the loop thread, which alone touches it from then on
-/// (callbacks, pause and resume, completion). What the caller's side still touches after the hand-over is in
+/// Made on the caller's thread and, unless it will wait its turn (``CurlLoop/setsUpOnCallerThread(_:)``), given its
+/// easy handle and configured there; then handed to the loop thread, which alone touches it from then on (setup of
+/// a transfer that waited, callbacks, pause and resume, completion). What the caller's side still touches after the hand-over is in
 /// `shared`, behind a lock; hence `@unchecked Sendable`.
 final class CurlTransfer: @unchecked Sendable {
     typealias Head = (HTTPResponse, HTTPBody)
@@ -21,7 +22,9 @@ final class CurlTransfer: @unchecked Sendable {
         var interruption: (TransferInterruption, UInt64)?
     }
 
-    let easy: UnsafeMutableRawPointer
+    /// The easy handle, from ``prepare(_:)`` on: a call that waits for room in its origin's line has none (5 KiB
+    /// less held per waiting call) until it enters the engine.
+    private(set) var easy: UnsafeMutableRawPointer!
     let loop: CurlLoop
     let request: HTTPRequest
     /// The request's URL, formed once (the setup and the response both need it).
@@ -52,8 +55,7 @@ final class CurlTransfer: @unchecked Sendable {
     var api: UnsafeMutablePointer<ncurl_api> { loop.library.api }
     var isEnded: Bool { shared.withLock { $0.ended } }
 
-    init(easy: UnsafeMutableRawPointer, loop: CurlLoop, request: HTTPRequest, bufferLimit: Int) {
-        self.easy = easy
+    init(loop: CurlLoop, request: HTTPRequest, bufferLimit: Int) {
         self.loop = loop
         self.request = request
         self.url = request.url
@@ -61,6 +63,19 @@ final class CurlTransfer: @unchecked Sendable {
         self.observer = TransferObservation.attempt
         self.bufferLimit = bufferLimit
         errorBuffer.initialize(repeating: 0, count: 256)
+        loop.transferBegan()
+    }
+
+    /// Makes the easy handle and sets every option of the request on it; the error the call fails with, or `nil`.
+    func prepare(_ settings: CurlSettings) -> TransportError? {
+        guard let easy = api.pointee.easy_init() else {
+            return TransportError(.other, "libcurl could not make a transfer (out of memory); nothing was sent")
+        }
+        self.easy = easy
+        if let problem = configure(settings) {
+            return TransportError(.other, "libcurl refused the request: \(problem); nothing was sent")
+        }
+        return nil
     }
 
     deinit {
@@ -239,11 +254,12 @@ final class CurlTransfer: @unchecked Sendable {
     func release() {
         guard !released else { return }
         released = true
+        loop.transferEnded()
         if let (interruption, registration) = shared.withLock({ $0.interruption }) {
             interruption.unregister(registration)
         }
         upload?.stop()
-        api.pointee.easy_cleanup(easy)
+        if let easy { api.pointee.easy_cleanup(easy) }
         if let headerList { api.pointee.slist_free_all(headerList) }
         headerList = nil
     }

@@ -25,7 +25,7 @@ import NetworkingTLS
 public final class CurlTransport: HTTPTransport, InterruptibleTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
-    private let loop: CurlLoop
+    let loop: CurlLoop
     private let settings: CurlSettings
 
     /// Creates a transport with its own thread and connection pool.
@@ -36,7 +36,7 @@ public final class CurlTransport: HTTPTransport, InterruptibleTransport {
         self.configuration = configuration
         let library = try CurlLibrary.named(configuration.libraryName).get()
         settings = try CurlSettings(configuration, library: library)
-        loop = try CurlLoop(library: library, configuration: configuration)
+        loop = try CurlLoop(library: library, configuration: configuration, settings: settings)
     }
 
     deinit {
@@ -86,14 +86,11 @@ public final class CurlTransport: HTTPTransport, InterruptibleTransport {
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
         }
         try Task.checkCancellation()
-        guard let easy = loop.library.api.pointee.easy_init() else {
-            throw TransportError(.other, "libcurl could not make a transfer (out of memory); nothing was sent")
-        }
-        let transfer = CurlTransfer(
-            easy: easy, loop: loop, request: request, bufferLimit: configuration.bodyBufferLimit)
-        if let problem = transfer.configure(settings) {
+        let transfer = CurlTransfer(loop: loop, request: request, bufferLimit: configuration.bodyBufferLimit)
+        // Set up here, off the loop thread, unless the call will likely wait its turn: then as it enters the engine.
+        if loop.setsUpOnCallerThread(transfer), let error = transfer.prepare(settings) {
             transfer.release()
-            throw TransportError(.other, "libcurl refused the request: \(problem); nothing was sent")
+            throw error
         }
         return try await transfer.start()
     }
