@@ -32,6 +32,9 @@ package final class Attempt: Sendable {
     /// The most redirects followed, and whether they are followed when the request does not say.
     package let maximumRedirects: Int
     package let followsRedirects: Bool
+    /// The request as sent for the last answer this call returned (after every behavior and redirect), for an error
+    /// raised after the chain, such as decoding, to redact the secrets behaviors added.
+    package let lastSent = LockedBox<HTTPRequest?>(nil)
 
     package init(
         name: String, builtRequest: HTTPRequest, transport: any HTTPTransport, transportIsInterruptible: Bool,
@@ -50,7 +53,7 @@ package final class Attempt: Sendable {
         self.sensitiveHeaderNames = sensitiveHeaderNames
         self.defaultAccept = defaultAccept
         self.form = form
-        self.maximumBodySize = maximumBodySize
+        self.maximumBodySize = max(0, maximumBodySize)
         self.maximumRedirects = maximumRedirects
         self.followsRedirects = followsRedirects
     }
@@ -114,6 +117,7 @@ package final class Attempt: Sendable {
             throw failure(error, sent: request)
         }
         let (response, body, sent) = answer
+        lastSent.withLock { $0 = sent }
         if body.isStreaming { IdleWatch.start(on: body, attempt: self, sent: sent) }
         return (response, body)
     }
@@ -126,7 +130,7 @@ package final class Attempt: Sendable {
         let bodiless = sent.method == .head || response.status.code == 204 || response.status.code == 304
         if bodiless { body.cancel() }
         guard acceptable.contains(response.status.code) else {
-            let limit = form == .buffered ? maximumBodySize : Self.streamedErrorBodyLimit
+            let limit = max(0, form == .buffered ? maximumBodySize : Self.streamedErrorBodyLimit)
             let data = bodiless ? Data() : await Self.prefix(of: body, limit: limit)
             throw NetworkError(
                 .unacceptableStatus(response.status.code), requestName: name,
@@ -164,7 +168,7 @@ package final class Attempt: Sendable {
         var data = Data()
         do {
             for try await chunk in body {
-                data.append(chunk.prefix(limit - data.count))
+                data.append(chunk.prefix(max(0, limit - data.count)))
                 if data.count >= limit { break }
             }
         } catch {}

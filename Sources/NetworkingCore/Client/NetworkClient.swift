@@ -97,7 +97,8 @@ public final class NetworkClient: Sendable {
             throw NetworkError(
                 .decoding, requestName: name,
                 message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
-                builtRequest: built, response: response, body: data, underlyingError: error)
+                builtRequest: built, sentRequest: call.attempt.lastSent.current, response: response, body: data,
+                underlyingError: error)
         }
     }
 

@@ -2,8 +2,8 @@
 ///
 /// libcurl queues a transfer beyond `CURLMOPT_MAX_HOST_CONNECTIONS` itself, but only after it has allocated the
 /// transfer's receive buffer (16 KiB) for the connection it waits for: 10,000 calls started at once would hold
-/// 10,000 buffers. Here a transfer enters the engine only when its origin has room, so one that waits holds its
-/// easy handle and nothing else. Room: the connection limit per host on plain HTTP, whose connections carry one
+/// 10,000 buffers. Here a transfer enters the engine only when its origin has room, so one that waits holds
+/// nothing of libcurl's (its easy handle is made as it enters, see `CurlLoop.setsUpOnCallerThread(_:)`). Room: the connection limit per host on plain HTTP, whose connections carry one
 /// transfer at a time; a hundred times that over HTTPS, where HTTP/2 multiplexes up to 100 streams a connection
 /// (libcurl's default), so the engine still decides which of those share a connection.
 struct CurlAdmission {

@@ -100,8 +100,15 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
         get { fields.compactMap { $0.name == name ? $0.value : nil } }
         set {
             let sensitive = fields.contains { $0.name == name && $0.isSensitive } ? true : nil
+            // Every value checked first: a refused one changes nothing (its reason is recorded).
+            var replacements: [HTTPField] = []
+            for value in newValue {
+                var field = HTTPField(name: name, value: value, isSensitive: sensitive)
+                guard admit(&field) else { return }
+                replacements.append(field)
+            }
             fields.removeAll { $0.name == name }
-            for value in newValue { append(HTTPField(name: name, value: value, isSensitive: sensitive)) }
+            fields.append(contentsOf: replacements)
         }
     }
 

@@ -96,7 +96,9 @@ extension FixtureTransport {
             }
             var spec = ResponseSpec()
             if let status = fields["status"] {
-                guard !(status is Bool), let code = status as? Int, (100...599).contains(code) else {
+                // `is Bool` would also take the numbers 0 and 1 from JSON: the number's own kind tells.
+                guard FixtureDrift.typeName(status) == "number", let code = status as? Int, (100...599).contains(code)
+                else {
                     throw Problem("\(place).status must be an integer from 100 to 599")
                 }
                 spec.status = code
@@ -108,7 +110,7 @@ extension FixtureTransport {
                 spec.headers = map.compactMapValues { $0 as? String }
             }
             if let delay = fields["delay"] {
-                guard !(delay is Bool), let seconds = delay as? Double, seconds >= 0 else {
+                guard FixtureDrift.typeName(delay) == "number", let seconds = delay as? Double, seconds >= 0 else {
                     throw Problem("\(place).delay must be a number of seconds, 0 or more")
                 }
                 spec.delay = .milliseconds(Int64((seconds * 1_000).rounded()))

@@ -36,7 +36,8 @@ package struct FormValueEncoder: Encoder {
         FormSingleValueContainer(node: node, options: options, codingPath: codingPath)
     }
 
-    /// Writes `value` into `node`: dates and booleans by the options, anything else by its own encoding.
+    /// Writes `value` into `node`: dates and booleans by the options, URLs and decimals as text, anything else by its
+    /// own encoding.
     package static func write(
         _ value: some Encodable, into node: FormNode, options: URLFormEncoder, path: [any CodingKey]
     )
@@ -48,6 +49,9 @@ package struct FormValueEncoder: Encoder {
             node.content = .leaf(options.text(of: flag))
         } else if let url = value as? URL {
             node.content = .leaf(url.absoluteString)
+        } else if let decimal = value as? Decimal {
+            // A number as written, not its Codable structure (exponent, mantissa, ...).
+            node.content = .leaf("\(decimal)")
         } else {
             try value.encode(to: FormValueEncoder(node: node, options: options, codingPath: path))
         }

@@ -106,6 +106,42 @@ import NetworkingTestSupport
 }
 
 @Suite struct NetworkErrorRedactionTests {
+    @Test func aDecodingErrorRedactsTheSecretsBehaviorsAddedThatTheBodyEchoes() async throws {
+        // The token is set by a behavior, not by the request: only the request as sent carries it.
+        let transport = MockTransport { request in
+            let echoed =
+                "echo: \(request.headerFields[.authorization] ?? "") \(request.headerFields["X-Api-Key"] ?? "")"
+            return (HTTPResponse(status: .ok, url: request.url), Data(echoed.utf8))
+        }
+        let client = try makeClient(
+            transport: transport,
+            behavior: .modifyRequest { request in
+                request.headerFields[.authorization] = "Bearer s3cr3t-token-XYZ"
+                request.headerFields[sensitive: "X-Api-Key"] = "key-123456"
+            })
+        let error = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/me")) }
+        #expect(error?.kind == .decoding)
+        #expect(error?.sentRequest?.headerFields[.authorization] == "Bearer s3cr3t-token-XYZ")
+        let text = "\(error.map { "\($0)" } ?? "")"
+        #expect(text.contains("echo: "))
+        #expect(!text.contains("s3cr3t-token-XYZ"))
+        #expect(!text.contains("key-123456"))
+    }
+
+    @Test func aNegativeBodyLimitFailsTheCallAndNeverCrashes() async throws {
+        let client = try NetworkClient(
+            configuration: .init(
+                baseURL: testBaseURL, transport: answering(500, body: "oops"), maximumResponseBodySize: -1))
+        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/x")) }
+        #expect(error?.kind == .unacceptableStatus(500))
+        #expect(error?.body == Data())
+        let ok = try NetworkClient(
+            configuration: .init(
+                baseURL: testBaseURL, transport: answering(200, body: "ok"), maximumResponseBodySize: -1))
+        let tooLarge = await expectNetworkError { try await ok.send(NetworkRequest<Data>(path: "/x")) }
+        #expect(tooLarge?.kind == .transport(.responseTooLarge))
+    }
+
     /// A secret echoed across the 256-byte cut of the snippet: cutting first would show its head.
     @Test(arguments: [240, 250, 253, 255, 256])
     func aSecretStraddlingTheCutShowsNoPartOfIt(offset: Int) async throws {

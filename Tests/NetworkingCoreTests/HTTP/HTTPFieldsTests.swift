@@ -87,6 +87,14 @@ import NetworkingTestSupport
         #expect(literal.invalidReason == nil && fromDictionary.invalidReason == nil)
     }
 
+    @Test func aRefusedListOfValuesChangesNothing() {
+        var fields: HTTPFields = ["X": "a", "Y": "b"]
+        fields[values: "X"] = ["b", "bad\r\n"]
+        #expect(fields[values: "X"] == ["a"])
+        #expect(fields.map(\.name.rawName) == ["X", "Y"])
+        #expect(fields.invalidReason?.contains("CR, LF") == true)
+    }
+
     @Test func theFirstRefusalIsKept() {
         var fields = HTTPFields()
         fields["X-First"] = "a\rb"

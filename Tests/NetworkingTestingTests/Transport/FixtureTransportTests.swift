@@ -114,6 +114,26 @@ import NetworkingTestSupport
         #expect(clock.sleeps == [.milliseconds(250)])
     }
 
+    @Test(arguments: [("0", Duration.zero), ("1", .seconds(1)), ("1.0", .seconds(1)), ("2", .seconds(2))])
+    func aWholeNumberOfSecondsIsADelayZeroAndOneIncluded(json: String, waited: Duration) async throws {
+        // JSON's 0 and 1 are not booleans here: only `true` and `false` are refused.
+        let clock = TestClock()
+        let folder = try FixtureFolder([
+            "fixtures.json": #"{ "routes": { "GET /ping": { "status": 204, "delay": \#(json) } } }"#
+        ])
+        let response = try await folder.client(clock: clock).response(for: NetworkRequest<Void>(path: "/ping"))
+        #expect(response.response.status.code == 204)
+        #expect(clock.sleeps == (waited == .zero ? [] : [waited]) || clock.sleeps == [waited])
+    }
+
+    @Test func aBooleanDelayOrStatusIsRefused() async throws {
+        for route in [#""delay": true"#, #""status": true"#] {
+            let folder = try FixtureFolder(["fixtures.json": #"{ "routes": { "GET /ping": { \#(route) } } }"#])
+            let error = await expectNetworkError { try await folder.client().send(NetworkRequest<Data>(path: "/ping")) }
+            #expect(error?.underlyingError is FixtureError, "\(route)")
+        }
+    }
+
     @Test func badJSONInAFixtureNamesTheFileAndThePlace() async throws {
         let folder = try FixtureFolder(["users/1.GET.json": "{\n  \"id\": 1,\n  \"name\": Ada\n}"])
 

@@ -34,6 +34,18 @@ import NetworkingTestSupport
             ])
     }
 
+    @Test func aDecimalIsWrittenAsTheNumberItIs() throws {
+        struct Price: Encodable {
+            let amount: Decimal
+            let amounts: [Decimal]
+        }
+        let value = Price(amount: Decimal(string: "12.5")!, amounts: [Decimal(string: "-0.001")!, 3])
+        #expect(
+            Self.pairs(try URLFormEncoder().queryItems(from: value)) == [
+                "amount=12.5", "amounts[]=-0.001", "amounts[]=3",
+            ])
+    }
+
     @Test func theOptionsChangeArraysBooleansAndDates() throws {
         let encoder = URLFormEncoder(arrays: .indexInBrackets, bools: .numeric, dates: .secondsSince1970)
         let items = Self.pairs(try encoder.queryItems(from: Self.search))
