@@ -17,8 +17,9 @@ extension MockResponse {
     /// `.streamed([Data("a".utf8), Data("b".utf8)], every: .seconds(1))`.
     ///
     /// With `every`, each chunk comes that long after the previous one (after the head for the first), on the
-    /// transport's clock: a `TestClock` drives them. The producer respects the reader's backpressure. `send`
-    /// receives the chunks joined (or the `.fail` error; a `.stall` ends like `.finish` there).
+    /// transport's clock: a `TestClock` drives them. The producer respects the reader's backpressure.
+    /// `NetworkClient.send` reads the same stream: it receives the chunks joined, the `.fail` error, or, for a
+    /// `.stall`, the attempt's time-out.
     ///
     /// - Parameters:
     ///   - chunks: The body's chunks, in order.

@@ -115,13 +115,20 @@ public final class TestClock: NetworkClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = state.withLock {
+                // Checked under the lock the cancellation handler takes: a cancellation that came before this
+                // registration (its handler found no sleeper) is seen here, and one after finds the sleeper.
+                let outcome: Result<Bool, CancellationError> = state.withLock {
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     let deadline = $0.now + max(duration, .zero)
-                    if deadline <= $0.now { return true }
+                    if deadline <= $0.now { return .success(true) }
                     $0.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    return .success(false)
                 }
-                if resumeNow { continuation.resume() }
+                switch outcome {
+                case .success(true): continuation.resume()
+                case .success(false): break
+                case .failure(let error): continuation.resume(throwing: error)
+                }
             }
         } onCancel: {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }

@@ -1,10 +1,12 @@
 import Foundation
 import NetworkingHTTP
 
-/// Several behaviors run as one, the first outermost.
+/// Several behaviors run as one: ordered by their placements, and within one placement the first outermost.
 ///
-/// In `CombinedBehavior([a, b, c])` the request passes `a`, then `b`, then `c` on its way to the transport and
-/// the outcome returns through `c`, `b`, `a`. Nested combinations flatten: the client runs the leaves.
+/// In `CombinedBehavior([a, b, c])` of one placement the request passes `a`, then `b`, then `c` on its way to the
+/// transport and the outcome returns through `c`, `b`, `a`; behaviors of different placements run in the order of
+/// their placements (`BehaviorPlacement`), whatever the order given. Nested combinations flatten: the client runs
+/// the leaves.
 public struct CombinedBehavior: RequestBehavior {
     /// The behaviors, outermost first.
     public let behaviors: [any RequestBehavior]
@@ -33,7 +35,7 @@ public struct CombinedBehavior: RequestBehavior {
 }
 
 extension RequestBehavior where Self == CombinedBehavior {
-    /// Several behaviors run as one, the first outermost.
+    /// Several behaviors run as one: by placement, and within one placement the first outermost.
     public static func combined(_ behaviors: [any RequestBehavior]) -> CombinedBehavior {
         CombinedBehavior(behaviors)
     }

@@ -7,8 +7,8 @@ public typealias NextHandler = @Sendable (HTTPRequest) async throws -> (HTTPResp
 /// A side effect or policy wrapped around every call of a ``NetworkClient``: headers, logging, retry, counters.
 ///
 /// ### How the chain runs
-/// Behaviors form an onion. In `CombinedBehavior([a, b, c])`, `a` is outermost: the request passes `a`, `b`, `c`,
-/// then the transport; the outcome comes back through `c`, `b`, `a`. The client-wide behavior wraps the
+/// Behaviors form an onion, ordered by their ``placement``. In `CombinedBehavior([a, b, c])` of one placement, `a`
+/// is outermost: the request passes `a`, `b`, `c`, then the transport; the outcome comes back through `c`, `b`, `a`. The client-wide behavior wraps the
 /// per-request behavior passed to ``NetworkClient/send(_:behavior:)``. `next` throws ``NetworkError`` for an
 /// unacceptable status, so a behavior sees success only for acceptable responses.
 ///

@@ -18,8 +18,9 @@ import NetworkingHTTP
 /// that was sent: the values of sensitive header fields (`Authorization`, `Cookie`, `Proxy-Authorization`, and any
 /// field marked sensitive, such as a custom API-key header set by `.authorization`), their credential part after
 /// the scheme, and the values of secret query parameters (``Redaction/defaultQueryParameterNames``) are replaced
-/// by `<redacted>` wherever they appear, a body that echoes them included. The stored ``body`` and ``message``
-/// are left as they came, for code that needs them.
+/// by `<redacted>` wherever they appear, a body that echoes them included (values shorter than 4 characters are
+/// not searched for in the text, as they would match too much). The stored ``body`` and ``message`` are left as
+/// they came, for code that needs them.
 public struct NetworkError: Error, Sendable {
     /// The stage that failed.
     public enum Kind: Sendable, Hashable {

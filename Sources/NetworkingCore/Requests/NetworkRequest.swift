@@ -4,7 +4,7 @@ import NetworkingHTTP
 /// A typed description of one HTTP call: what to send, and how to turn the answer into `Response`.
 ///
 /// A request is a plain value; nothing is sent until ``NetworkClient/send(_:behavior:)`` is called, so requests
-/// can be built, stored and compared in tests without a client.
+/// can be built, stored and inspected in tests without a client.
 ///
 /// ```swift
 /// struct User: Decodable, Sendable { let id: Int; let name: String }
@@ -53,7 +53,7 @@ public struct NetworkRequest<Response: Sendable>: Sendable {
     public var defaultAccept: String?
     /// Whether a redirect answered to this request is followed: `false` returns the 3xx itself (accept it with
     /// ``acceptableStatusCodes`` to get it as a response), `true` follows it, `nil` (the default) leaves it to the
-    /// transport's configuration.
+    /// client's `NetworkClient/Configuration/followsRedirects`.
     public var followsRedirects: Bool?
     /// Values for behaviors to read from ``RequestContext/metadata`` (see ``RequestMetadata``).
     public var metadata = RequestMetadata()

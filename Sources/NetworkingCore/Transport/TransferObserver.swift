@@ -28,7 +28,8 @@ public protocol TransferObserver: Sendable {
 
 /// Observes one attempt. Every method has an empty default; the client calls ``attemptEnded(_:)`` exactly once.
 public protocol AttemptObserver: Sendable {
-    /// The response head arrived (for a redirect followed by the client, the first head).
+    /// The response head the attempt answers with arrived: after redirects the client follows, the final one (a
+    /// transport may report each hop's head too, as the libcurl transport does).
     func responseHeadReceived(_ response: HTTPResponse)
     /// The transport sent `total` bytes of the request body so far (cumulative, a new count per redirect hop).
     func bytesSent(_ total: Int64, of expected: Int64?)

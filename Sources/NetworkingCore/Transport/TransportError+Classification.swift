@@ -26,8 +26,8 @@ extension TransportError {
     /// | `-1011`, `-1014`, `-1017`, `-1002`; `-1`: a broken chunked encoding | ``Code/badServerResponse`` |
     /// | `-1007`, `-1010` | ``Code/tooManyRedirects`` |
     /// | `-1103` | ``Code/responseTooLarge`` |
-    /// | `-1202`…`-1206`; `-1`: "SSL certificate problem", a host name mismatch | ``Code/secureConnectionFailed``, certificate |
-    /// | `-1200`; `-1`: "SSL_connect", "SSL routines", a TLS alert | ``Code/secureConnectionFailed``, handshake |
+    /// | `-1201`…`-1204`; `-1`: "SSL certificate problem", a host name mismatch | ``Code/secureConnectionFailed``, certificate |
+    /// | `-1200`, `-1205`, `-1206`; `-1`: "SSL_connect", "SSL routines", a TLS alert | ``Code/secureConnectionFailed``, handshake |
     /// | anything else (a malformed header, libcurl out of memory) | ``Code/other`` |
     ///
     /// - Parameters:

@@ -24,7 +24,8 @@ extension HTTPBody {
             if !buffer.yield(chunk) { try await buffer.waitForDemand() }
         }
 
-        /// Ends the body: the reader gets what is buffered, then the end, or `error`.
+        /// Ends the body: the reader gets what is buffered, then the end, or `error`; a `CancellationError` ends it
+        /// as cancelled, dropping what is buffered, and the reader gets `CancellationError` at once.
         ///
         /// - Parameter error: Why the body ended early; `nil` when it is complete.
         public func finish(throwing error: (any Error)? = nil) {

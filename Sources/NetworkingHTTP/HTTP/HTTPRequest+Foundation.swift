@@ -8,7 +8,8 @@ extension HTTPRequest {
     /// Converts a Foundation `URLRequest`: method (`GET` when it has none), URL, header fields and body.
     ///
     /// Every part goes through the same checks as any write: a URL that is not absolute `http`/`https`, a header
-    /// with CR or LF, or a body stream (not yet supported) is recorded in ``invalidReason``. Cache policy, timeout
+    /// with CR or LF, or a body stream (not yet supported) is recorded in ``invalidReason``. (On Linux, Foundation's
+    /// `URLRequest` itself drops a header value with CR or LF when it is set, so it never arrives here.) Cache policy, timeout
     /// and cookie settings have no equivalent: the client and the transport own them.
     ///
     /// - Parameter urlRequest: The request to convert.

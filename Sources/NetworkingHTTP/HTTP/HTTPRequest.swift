@@ -80,8 +80,9 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
         get { box.parts.body }
         set { update { $0.body = newValue } }
     }
-    /// Whether the transport follows a redirect answered to this request: `false` returns the 3xx itself, `true`
-    /// follows it, `nil` (the default) leaves it to the transport's configuration. The client sets it from the
+    /// Whether a redirect answered to this request is followed: `false` returns the 3xx itself, `true` follows it,
+    /// `nil` (the default) leaves it to whoever sends the request (the client follows redirects itself, by its
+    /// configuration; a transport called directly, by its own). The client sets it from the
     /// `NetworkRequest/followsRedirects` of the request it builds, or to `false` when the client itself does not
     /// follow redirects.
     public var followsRedirects: Bool? {

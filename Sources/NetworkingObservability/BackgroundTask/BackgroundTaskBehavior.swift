@@ -7,8 +7,9 @@ import NetworkingCore
 /// ```swift
 /// CombinedBehavior([.activityCounter(onChange: showSpinner), .backgroundTask(), .logging(), .retry()])
 /// ```
-/// - A task begins before `next` and ends **exactly once** per call: when the call succeeds, fails, throws or
-///   is cancelled, or earlier, when the system says time is up (the expiration handler ends it; the normal path
+/// - A task begins before `next` and ends **exactly once** per call: when the call succeeds (for a streamed body,
+///   a stream or a download, when the body ends, is cancelled or is dropped), fails, throws or is cancelled, or
+///   earlier, when the system says time is up (the expiration handler ends it; the normal path
 ///   then does not end it again). An expiry while the task is still being begun ends it as soon as its
 ///   identifier is known.
 /// - Expiry does not cancel the call: it goes on until it completes or the app is suspended.
@@ -81,7 +82,7 @@ public struct BackgroundTaskBehavior: RequestBehavior {
             return false
         }
         if endAtOnce, let identifier { provider.endTask(identifier) }
-        defer {
+        let end: @Sendable () -> Void = { [provider] in
             let running: Int? = state.withLock { state in
                 guard case .running(let identifier) = state else { return nil }
                 state = .ended
@@ -89,7 +90,20 @@ public struct BackgroundTaskBehavior: RequestBehavior {
             }
             if let running { provider.endTask(running) }
         }
-        return try await next(request)
+        let result: (HTTPResponse, HTTPResponse.Body)
+        do {
+            result = try await next(request)
+        } catch {
+            end()
+            throw error
+        }
+        // A streamed body (a stream, a download) is part of the call: the task ends when it ends.
+        if result.1.isStreaming {
+            result.1.onTermination { _ in end() }
+        } else {
+            end()
+        }
+        return result
     }
 }
 

@@ -6,7 +6,8 @@ import NetworkingCore
 ///
 /// The behavior awaits the sink **inline**, on the calling task, before the request goes on and before the
 /// outcome is returned, so lines keep their order and a slow sink slows the call down without breaking it. The
-/// last line of a streamed body is written when the stream ends, from the task that ends it.
+/// last line of a streamed body is written just after the stream ends, from a task of its own: it may arrive after
+/// the reader has moved on.
 /// Keep sinks fast: append to a buffer, hand the line to `os.Logger` or to an actor, never wait for the network.
 /// ```swift
 /// let sink = LogSink { line in logger.debug("\(line, privacy: .public)") }

@@ -20,7 +20,8 @@ import NetworkingCore
 /// `304 GET … in 12 ms, 0 bytes (not modified)`, not as a failure; the error still goes up the chain unchanged.
 ///
 /// - **Streamed bodies** (`NetworkClient/stream(_:behavior:)`, downloads): the completion line comes with the
-///   head and ends with `, streaming`; a third line follows when the stream ends, with the byte count and never the
+///   head and ends with `, streaming`; a third line follows just after the stream ends (from a task of its own),
+///   with the byte count and never the
 ///   body: `[Networking 3F2A9C1B] stream finished GET https://… in 1200 ms, 1048576 bytes` (or `stream failed`,
 ///   with the error, or `stream cancelled`).
 /// - **Where it runs:** by default once per call (`BehaviorPlacement/observation`, outside retry and

@@ -43,9 +43,10 @@ import NetworkingCore
 /// is an error naming the manifest entry, not a silent default; top-level keys starting with `_` are comments.
 ///
 /// ### Revalidation
-/// A `200` to `GET` or `HEAD` carries a strong `ETag` made from the body's bytes (the first 16 bytes of their
-/// SHA-256, in hex, quoted), unless the manifest sets one. A request whose `If-None-Match` lists that tag (or `*`)
-/// is answered `304 Not Modified` with the same headers and no body, so an HTTP cache revalidates against
+/// A `200` to `GET` or `HEAD` answered from memory (not a streamed file of 64 KiB or more) carries a strong `ETag`
+/// made from the body's bytes (the first 16 bytes of their SHA-256, in hex, quoted), unless the manifest sets one.
+/// A request whose `If-None-Match` lists that tag (or `*`) is answered `304 Not Modified` with the same headers but
+/// `Content-Type`, and no body, so an HTTP cache revalidates against
 /// fixtures as against a server. No `Cache-Control` is added: set one in the manifest (`"headers":
 /// { "Cache-Control": "max-age=60" }`); without it a cache stores the answer and revalidates it on every use.
 ///

@@ -18,7 +18,8 @@ extension NetworkClient {
     /// `<destination>.partial-validator`, and the next download to the same destination resumes it: it sends
     /// `Range: bytes=N-` and `If-Range: <validator>`, appends a 206 that starts at byte N, starts over on a 200 (the
     /// file changed, or the server ignores ranges), and treats a 416 whose `Content-Range` is the partial file's
-    /// length as already complete. Every attempt of the call (retries) resumes from what is on disk. A partial
+    /// length as already complete. A retry behavior retries the call only before the head arrives; a failure while
+    /// the body arrives ends the call, its partial file kept, and the next `download` resumes it. A partial
     /// file without a validator is started over. A file that cannot be created, written or moved fails with kind
     /// `NetworkError/Kind/fileSystem` (`DownloadFileError`).
     ///

@@ -6,7 +6,8 @@ import NetworkingCore
 public struct DownloadResult: Sendable, Hashable {
     /// The destination the file was moved to.
     public let fileURL: URL
-    /// The response head of the last request (a 206 when the download resumed).
+    /// The response head of the last request (a 206 when the download resumed; a 416 when the partial file was
+    /// already the whole file).
     public let response: HTTPResponse
     /// The file's length in bytes.
     public let byteCount: Int64

@@ -32,6 +32,25 @@ import NetworkingTestSupport
         #expect(provider.ended.count == 1)
     }
 
+    @Test func aStreamedBodyKeepsTheTaskUntilItEnds() async throws {
+        // A stream or a download is part of the call: the task outlives the head and ends with the body, once.
+        let provider = FakeProvider()
+        let behavior: BackgroundTaskBehavior = .backgroundTask(provider: provider)
+        let (body, continuation) = HTTPBody.makeStream()
+        let (_, received) = try await behavior.intercept(
+            BehaviorFakes.request, context: RequestContext(requestName: "GET /video")
+        ) { request in
+            (HTTPResponse(status: .ok, url: request.url), body)
+        }
+        #expect(provider.ended.isEmpty)
+        _ = continuation.yield(Data("part".utf8))
+        continuation.finish()
+        var bytes = 0
+        for try await chunk in received { bytes += chunk.count }
+        #expect(bytes == 4)
+        #expect(provider.ended == [1])
+    }
+
     @Test(arguments: Outcome.allCases)
     func everyOutcomeEndsTheTaskExactlyOnce(outcome: Outcome) async {
         let provider = FakeProvider()
