@@ -1,4 +1,8 @@
 import Foundation
+
+#if os(Linux)
+    import Synchronization
+#endif
 import NetworkingHTTP
 
 /// One attempt of a call, the innermost handler of its chain, and the one pipeline every form of response goes
@@ -33,8 +37,22 @@ package final class Attempt: Sendable {
     package let maximumRedirects: Int
     package let followsRedirects: Bool
     /// The request as sent for the last answer this call returned (after every behavior and redirect), for an error
-    /// raised after the chain, such as decoding, to redact the secrets behaviors added.
-    package let lastSent = LockedBox<HTTPRequest?>(nil)
+    /// raised after the chain, such as decoding, to redact the secrets behaviors added. On Linux a `Mutex` kept in
+    /// the attempt itself (no allocation of its own per call); a lock box where `Mutex` needs a newer OS.
+    #if os(Linux)
+        package let lastSent = Mutex<HTTPRequest?>(nil)
+    #else
+        package let lastSent = LockedBox<HTTPRequest?>(nil)
+    #endif
+
+    /// The request recorded by ``lastSent``.
+    package var lastSentRequest: HTTPRequest? {
+        #if os(Linux)
+            lastSent.withLock { $0 }
+        #else
+            lastSent.current
+        #endif
+    }
 
     package init(
         name: String, builtRequest: HTTPRequest, transport: any HTTPTransport, transportIsInterruptible: Bool,

@@ -97,7 +97,7 @@ public final class NetworkClient: Sendable {
             throw NetworkError(
                 .decoding, requestName: name,
                 message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
-                builtRequest: built, sentRequest: call.attempt.lastSent.current, response: response, body: data,
+                builtRequest: built, sentRequest: call.attempt.lastSentRequest, response: response, body: data,
                 underlyingError: error)
         }
     }
