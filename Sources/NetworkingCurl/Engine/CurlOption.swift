@@ -20,6 +20,7 @@ enum CurlOption {
     static let followLocation: Int32 = 52
     static let xferInfoData: Int32 = 10_057
     static let caInfo: Int32 = 10_065
+    static let caPath: Int32 = 10_097
     static let headerFunction: Int32 = 20_079
     static let httpGet: Int32 = 80
     static let httpVersion: Int32 = 84

@@ -89,6 +89,11 @@ struct CurlSettings: Sendable {
                 ncurl_setopt_blob(api, easy, CurlOption.caInfoBlob, $0.baseAddress, $0.count)
             }
             check(result, "certificate authorities")
+            // The blob replaces the bundle file only: a directory of authorities (CURLOPT_CAPATH, /etc/ssl/certs on
+            // Debian's libcurl) would still be trusted beside it, every system authority with it. The blob already
+            // holds the system's bundle when the policy trusts it, so both go.
+            check(ncurl_setopt_pointer(api, easy, CurlOption.caPath, nil), "no authority directory")
+            check(ncurl_setopt_pointer(api, easy, CurlOption.caInfo, nil), "no authority file")
         }
         if let pins { check(CurlText.set(api, easy, CurlOption.pinnedPublicKey, pins), "pinned keys") }
         if let identity {

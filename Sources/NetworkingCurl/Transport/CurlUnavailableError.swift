@@ -1,6 +1,7 @@
-/// libcurl could not be used: the library is missing, lacks a function the transport needs, or is older than
-/// 7.68. Thrown when a `CurlTransport` is made, so a client forced onto libcurl fails at construction, not at its
-/// first call.
+/// libcurl could not be used: the library is missing, lacks a function the transport needs, is older than 7.68, is
+/// too old for the configuration (a client identity needs 7.71; own authorities or `trustsSystemAuthorities: false`
+/// need 7.77), or could not make its multi handle. Thrown when a `CurlTransport` is made, so a client forced onto
+/// libcurl fails at construction, not at its first call.
 public struct CurlUnavailableError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The library that was looked for, such as `libcurl.so.4`.
     public let library: String

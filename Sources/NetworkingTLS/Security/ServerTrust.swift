@@ -42,7 +42,7 @@ public struct ServerTrust: Sendable, Hashable {
         self.pinnedKeys = pinnedKeys
     }
 
-    /// Whether this is the system default, the only policy Linux can apply.
+    /// Whether this is the system default, the only policy `URLSessionTransport` can apply on Linux.
     public var isSystem: Bool { self == .system }
 
     /// Whether this platform's Foundation transport can apply policies other than ``system``: `true` on Apple
@@ -68,7 +68,9 @@ public struct ServerTrust: Sendable, Hashable {
         }
     }
 
-    /// The DER certificates in PEM text (`-----BEGIN CERTIFICATE-----` blocks; anything else is skipped).
+    /// The DER certificates in PEM text (`-----BEGIN CERTIFICATE-----` blocks; anything else is skipped). A
+    /// block's base64 is decoded, not parsed: one that holds no certificate is refused by the TLS engine at the
+    /// first connection (`secureConnectionFailed`), not here.
     ///
     /// - Parameter pem: The contents of a `.pem` or `.crt` file.
     /// - Returns: Each certificate's DER bytes, in the order of the text.

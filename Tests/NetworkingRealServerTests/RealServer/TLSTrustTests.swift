@@ -76,6 +76,37 @@ extension RealServerTests {
             #expect(try await FaultServer.hits("\(key)-target").count == 0)
         }
 
+        /// A public root of the system's bundle: an authority that did not sign the test server.
+        static func anotherAuthority() throws -> Data {
+            let bundle = try String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)
+            let run = try testAuthority()
+            return try #require(ServerTrust.certificates(pem: bundle).first { $0 != run })
+        }
+
+        /// The run's authority is installed as a system one, in the bundle and in the authority directory
+        /// (`with_test_ca.sh`): a policy that leaves the system's authorities out must refuse a server it signed,
+        /// whatever the engine reads by default (libcurl on Debian also reads /etc/ssl/certs as a directory).
+        @Test(arguments: ["another authority", "no authority"])
+        func aPolicyWithoutTheSystemsAuthoritiesRefusesAServerOneOfThemSigned(policy: String) async throws {
+            let before = try await Self.stats()
+            let key = FaultServer.newKey("tls-no-system")
+            let own = policy == "no authority" ? [] : [try Self.anotherAuthority()]
+            let client = try loopbackClient(
+                URL(string: "https://127.0.0.1:\(before.port)")!,
+                transport: TestTransport.make(
+                    serverTrust: ServerTrust(certificateAuthorities: own, trustsSystemAuthorities: false)),
+                behavior: EmptyBehavior(), timeout: .seconds(10))
+            let error = await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
+            }
+            #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
+            #expect(try await FaultServer.hits(key).count == 0)
+            if TestTransport.current == .curl {
+                #expect(error?.transportError?.secureConnectionFailure == .certificate)
+                #expect(try await Self.stats().handshakes.failed > before.handshakes.failed)
+            }
+        }
+
         @Test func aPolicyWithAPinNoCertificateCarriesIsRefusedOnceWithoutRetry() async throws {
             // On Apple platforms and on libcurl the handshake completes and the pin check refuses the chain; on
             // Linux's URLSession, where a pin cannot be checked, the transport refuses before connecting. Either way: no request reaches the
