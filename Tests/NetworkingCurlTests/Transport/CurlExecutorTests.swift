@@ -44,16 +44,18 @@ import NetworkingTestSupport
         transport = nil
         // The loop thread ends on its own once it takes the stop command; wait for it (bounded, no sleep).
         let clock = ContinuousClock()
-        let limit = clock.now.advanced(by: .seconds(10))
+        let limit = clock.now.advanced(by: .seconds(120))
         while !loop.hasStopped, clock.now < limit { await Task.yield() }
         #expect(loop.hasStopped)
         // Read against a deadline, not awaited: a job the stopped loop dropped would leave the task waiting forever.
+        // The deadline only catches that hang; it is long because, with the whole suite beside two busy processes,
+        // Swift's global executor can be saturated for tens of seconds.
         let result = LockedBox<String?>(nil)
         Task(executorPreference: executor) {
             await Task.yield()
             result.withLock { $0 = currentThreadName() }
         }
-        let wait = clock.now.advanced(by: .seconds(10))
+        let wait = clock.now.advanced(by: .seconds(120))
         while result.current == nil, clock.now < wait { await Task.yield() }
         #expect(result.current != nil)
         #expect(result.current != "NetworkingCurl")
@@ -63,7 +65,8 @@ import NetworkingTestSupport
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
         // Tasks keep handing jobs to the loop while the last reference to the transport is dropped: jobs land
         // before the stop, in the same batch as the stop, and after it. Each must run, once. A lost job would leave
-        // its task waiting forever, so the count is read against a deadline rather than by awaiting the tasks.
+        // its task waiting forever, so the count is read against a deadline rather than by awaiting the tasks (a
+        // long one: it only catches that hang, and a saturated global executor can take tens of seconds).
         let clock = ContinuousClock()
         for _ in 0..<30 {
             var transport: CurlTransport? = try CurlTransport()
@@ -77,7 +80,7 @@ import NetworkingTestSupport
                 if task == 50 { transport = nil }
             }
             #expect(transport == nil)
-            let limit = clock.now.advanced(by: .seconds(10))
+            let limit = clock.now.advanced(by: .seconds(120))
             while runs.current < 100, clock.now < limit { await Task.yield() }
             #expect(runs.current == 100)
         }
