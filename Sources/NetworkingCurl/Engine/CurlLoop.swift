@@ -215,10 +215,10 @@ final class CurlLoop: @unchecked Sendable {
             transfer.fail(error)
             admitNext(after: transfer)
         case .resumeReceiving(let transfer):
-            guard active[transfer.easy] === transfer else { return true }
+            guard let easy = transfer.easy, active[easy] === transfer else { return true }
             transfer.resumeReceiving()
         case .resumeSending(let transfer):
-            guard active[transfer.easy] === transfer else { return true }
+            guard let easy = transfer.easy, active[easy] === transfer else { return true }
             transfer.resumeSending()
         case .run(let job):
             // Only `enqueue`, of the same availability, makes this command.

@@ -102,8 +102,9 @@ extension RealServerTests {
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
             #expect(try await FaultServer.hits(key).count == 0)
             if TestTransport.current == .curl {
+                // Refused on the certificate, after the server's hello; the server's own count of failed
+                // handshakes is not read here, as it may be updated after the client has its error.
                 #expect(error?.transportError?.secureConnectionFailure == .certificate)
-                #expect(try await Self.stats().handshakes.failed > before.handshakes.failed)
             }
         }
 
