@@ -102,12 +102,32 @@ extension RealServerTests {
             #expect(hits.requests.last?.headers["content-length"] == nil)
         }
 
+        /// Records, as the transport reports them, the byte counts sent (synchronously: the progress stream keeps
+        /// only the newest value, so a reader the scheduler runs late may see only the end).
+        final class SentCounts: TransferObserver, AttemptObserver {
+            let counts = LockedBox<[Int64]>([])
+            func attemptStarted(_ request: HTTPRequest) -> (any AttemptObserver)? { self }
+            func bytesSent(_ total: Int64, of expected: Int64?) { counts.withLock { $0.append(total) } }
+        }
+
+        struct ObservingSends: RequestBehavior {
+            let observer: SentCounts
+            var placement: BehaviorPlacement { .observation }
+            func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws
+                -> (HTTPResponse, HTTPBody)
+            {
+                try await TransferObservation.observe(with: observer) { try await next(request) }
+            }
+        }
+
         @Test func uploadProgressIsMonotonicAndEndsAtTheFileSize() async throws {
             let contents = Self.contents(8 * 1024 * 1024)
             let file = try TestFiles.temporaryFile(contents)
             defer { try? FileManager.default.removeItem(at: file) }
+            let sent = SentCounts()
             let call = try await FaultServer.client().upload(
-                NetworkRequest<Digest>(.post, path: "/upload-digest", body: .file(file)))
+                NetworkRequest<Digest>(.post, path: "/upload-digest", body: .file(file)),
+                behavior: ObservingSends(observer: sent))
             let collector = Task {
                 var seen: [TransferProgress] = []
                 for await progress in call.progress { seen.append(progress) }
@@ -120,7 +140,10 @@ extension RealServerTests {
                 seen.last
                     == TransferProgress(completedBytes: Int64(contents.count), expectedBytes: Int64(contents.count)))
             #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
-            #expect(seen.count >= 2, "the transport reports bytes while sending, not only the end: \(seen)")
+            let counts = sent.counts.current
+            #expect(counts.count >= 2, "the transport reports bytes while sending, not only the end: \(counts)")
+            #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 <= $1 })
+            #expect(counts.last == Int64(contents.count))
         }
     }
 }
