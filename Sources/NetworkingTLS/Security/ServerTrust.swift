@@ -42,7 +42,7 @@ public struct ServerTrust: Sendable, Hashable {
         self.pinnedKeys = pinnedKeys
     }
 
-    /// Whether this is the system default, the only policy `URLSessionTransport` can apply on Linux.
+    /// Whether this is the system default, the only policy the Foundation transport can apply on Linux.
     public var isSystem: Bool { self == .system }
 
     /// Whether this platform's Foundation transport can apply policies other than ``system``: `true` on Apple
