@@ -2,18 +2,21 @@ import Foundation
 import Networking
 
 /// Memory of the libcurl transport, each figure from a fresh process (`--curl-memory-phase KIND URL`):
-/// `slow-reader-rss`, the growth of peak RSS while 200 MiB are read slowly through `stream` (the transfer must pause,
-/// not pile the body up), and `inflight-10k`, the growth of peak RSS per call while 10,000 calls through the full
-/// chain are in flight at once (all must succeed).
+/// `slow-reader-rss`, the growth of peak RSS while 256 MiB are read through `stream` by a reader always slower than
+/// the network (the transfer must pause, and what the reader has taken must be freed, not pile the body up);
+/// `stream-rss-urlsession`, the same body read as it comes through the Foundation transport (Linux's cannot pause a
+/// transfer, so its reader keeps up instead; what it has read must be freed all the same); and `inflight-10k`, the
+/// growth of peak RSS per call while 10,000 calls through the full chain are in flight at once (all must succeed).
 enum CurlMemoryBenchmark {
     struct Result {
         let slowReaderGrowthMiB: Double
         let slowReaderSeconds: Double
+        let foundationStreamGrowthMiB: Double
         let inflightKiBPerCall: Double
         let inflightSeconds: Double
     }
 
-    static let slowBytes = 200 << 20
+    static let slowBytes = 256 << 20
     static let inflightCalls = 10_000
 
     static func run() async throws -> Result {
@@ -32,9 +35,10 @@ enum CurlMemoryBenchmark {
             _ = try await probe.send(NetworkRequest<Data>(url: server.payloadURL))
         }
         let slow = try phase(["slow", "http://127.0.0.1:\(server.port)/slow.bin"])
+        let foundation = try phase(["reading-urlsession", "http://127.0.0.1:\(server.port)/slow.bin"])
         let inflight = try phase(["inflight", server.payloadURL.absoluteString])
         return Result(
-            slowReaderGrowthMiB: slow.0 / 1024, slowReaderSeconds: slow.1,
+            slowReaderGrowthMiB: slow.0 / 1024, slowReaderSeconds: slow.1, foundationStreamGrowthMiB: foundation.0 / 1024,
             inflightKiBPerCall: inflight.0 / Double(inflightCalls), inflightSeconds: inflight.1)
     }
 
@@ -58,25 +62,27 @@ enum CurlMemoryBenchmark {
     /// The child process: prints the growth of peak RSS (KiB) over the phase, and its seconds.
     static func childPhase(kind: String, url: String) async throws {
         guard let target = URL(string: url) else { throw BenchmarkError("bad URL \(url)") }
+        let transport: any HTTPTransport = kind == "reading-urlsession" ? URLSessionTransport() : try CurlTransport()
         let client = try NetworkClient(
             configuration: .init(
-                baseURL: target.deletingLastPathComponent(), transport: try CurlTransport(),
+                baseURL: target.deletingLastPathComponent(), transport: transport,
                 behavior: FullChain.make(), timeout: .seconds(120), deadline: .seconds(600)))
         let request = NetworkRequest<Data>(path: "/" + target.lastPathComponent)
         _ = try await client.send(NetworkRequest<Data>(path: "/payload.json"))
         let before = Measure.peakResidentKiB()
         let start = ContinuousClock.now
-        if kind == "slow" {
+        if kind == "slow" || kind == "reading-urlsession" {
             let stream = try await client.stream(request)
             var total = 0
             var sinceNap = 0
             for try await chunk in stream.body {
                 total += chunk.count
                 sinceNap += chunk.count
-                // A reader at about 100 MiB/s: far slower than loopback, so the transfer must pause.
-                if sinceNap >= 1 << 20 {
+                // A reader that naps 2 ms after every 64 KiB (under 32 MiB/s): always slower than loopback, so it
+                // never catches up, and the transfer must pause while each chunk read is freed.
+                if sinceNap >= 64 << 10, kind == "slow" {
                     sinceNap = 0
-                    try await Task.sleep(for: .milliseconds(10))
+                    try await Task.sleep(for: .milliseconds(2))
                 }
             }
             guard total == slowBytes else { throw BenchmarkError("read \(total) bytes of \(slowBytes)") }
@@ -102,6 +108,7 @@ enum CurlMemoryBenchmark {
 
     static func addTargets(_ result: Result, to summary: inout TargetSummary) {
         summary.atMost("slow-reader-rss", result.slowReaderGrowthMiB, "MiB", 16, digits: 1)
+        summary.atMost("stream-rss-urlsession", result.foundationStreamGrowthMiB, "MiB", 16, digits: 1)
         summary.atMost("inflight-10k", result.inflightKiBPerCall, "KiB", 16, digits: 1)
     }
 }

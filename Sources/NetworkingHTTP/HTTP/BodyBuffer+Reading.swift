@@ -22,7 +22,7 @@ extension BodyBuffer {
     package var hasWaitingReader: Bool { state.withLock { $0.waiter != nil } }
 
     /// Whether chunks received are still waiting to be read: the reader, not the network, is behind.
-    package var hasUnreadChunks: Bool { state.withLock { $0.head < $0.chunks.count } }
+    package var hasUnreadChunks: Bool { state.withLock { !$0.chunks.isEmpty } }
 }
 
 extension BodyBuffer {
@@ -31,10 +31,8 @@ extension BodyBuffer {
     package func takeBuffered() -> [Data] {
         let (chunks, demand, activity): ([Data], (@Sendable () -> Void)?, (@Sendable () -> Void)?) = state.withLock {
             state in
-            guard state.head < state.chunks.count else { return ([], nil, nil) }
-            let taken = Array(state.chunks[state.head...])
-            state.chunks = []
-            state.head = 0
+            guard !state.chunks.isEmpty else { return ([], nil, nil) }
+            let taken = Array(state.chunks.removeAll())
             let bytes = taken.reduce(0) { $0 + $1.count }
             state.bufferedBytes -= bytes
             state.deliveredBytes += Int64(bytes)

@@ -19,9 +19,7 @@ extension BodyBuffer {
             state -> (Ending?, (@Sendable () -> Void)?, (@Sendable () -> Void)?) in
             guard state.termination == nil, state.sink == nil else { return (nil, nil, nil) }
             state.unreadLimit = nil
-            let buffered = state.chunks[state.head...]
-            state.chunks = []
-            state.head = 0
+            let buffered = state.chunks.removeAll()
             state.bufferedBytes = 0
             for chunk in buffered where failure == nil {
                 failure = Self.writeThrough(chunk, to: sink, &state)

@@ -4,8 +4,7 @@ import Foundation
 /// one reader, and the observers told when the stream ends.
 package final class BodyBuffer: Sendable {
     package struct State {
-        var chunks: [Data] = []
-        var head = 0
+        var chunks = ChunkQueue()
         var bufferedBytes = 0
         var deliveredBytes: Int64 = 0
         var receivedBytes: Int64 = 0
@@ -113,22 +112,20 @@ package final class BodyBuffer: Sendable {
                 guard case .cancelled = outcome, state.termination == nil else {
                     return (nil, .success(nil), nil, [], [])
                 }
-                state.chunks = []
-                state.head = 0
+                _ = state.chunks.removeAll()
                 state.bufferedBytes = 0
                 state.ending = .cancelled
                 return Self.terminate(&state, demand: [])
             }
             if case .cancelled = outcome {
-                state.chunks = []
-                state.head = 0
+                _ = state.chunks.removeAll()
                 state.bufferedBytes = 0
             }
             state.ending = outcome
             let demand = state.demandWaiters
             state.demandWaiters = []
             state.onDemand = nil
-            guard state.chunks.count == state.head || state.waiter != nil else {
+            guard state.chunks.isEmpty || state.waiter != nil else {
                 return (nil, .success(nil), nil, [], demand)
             }
             return Self.terminate(&state, demand: demand)
@@ -167,13 +164,7 @@ package final class BodyBuffer: Sendable {
                 let (result, demand, activity, termination, observers) = state.withLock {
                     (state: inout State) -> Step in
                     state.unreadLimit = nil
-                    if state.head < state.chunks.count {
-                        let chunk = state.chunks[state.head]
-                        state.head += 1
-                        if state.head == state.chunks.count {
-                            state.chunks = []
-                            state.head = 0
-                        }
+                    if let chunk = state.chunks.popFirst() {
                         state.bufferedBytes -= chunk.count
                         state.deliveredBytes += Int64(chunk.count)
                         var demand: (@Sendable () -> Void)?
