@@ -63,9 +63,20 @@ package enum FaultServer {
             package let ok: Int
             package let failed: Int
         }
+        /// A client identity as PEM.
+        package struct Identity: Decodable, Sendable {
+            package let certificate: String
+            package let key: String
+        }
+        /// The identities a mutual-TLS listener offers: one the run's authority signed, one it did not.
+        package struct Identities: Decodable, Sendable {
+            package let signed: Identity
+            package let stranger: Identity
+        }
         package let port: Int
         package let connections: Int
         package let handshakes: Handshakes
+        package let identities: Identities?
     }
 
     /// The self-signed listener's counts (`/__tls`), or with `trusted` those of the listener whose certificate the
@@ -73,6 +84,13 @@ package enum FaultServer {
     package static func tlsStats(trusted: Bool = false) async throws -> TLSStats {
         let client = try NetworkClient(baseURL: try await url())
         return try await client.send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
+    }
+
+    /// The counts of the listener demanding a client certificate the run's authority signed, TLS 1.3 only
+    /// (`/__tls-mutual13`) or TLS 1.2 only (`/__tls-mutual12`), with the identities it offers.
+    package static func mutualTLSStats(tls13: Bool) async throws -> TLSStats {
+        let client = try NetworkClient(baseURL: try await url())
+        return try await client.send(NetworkRequest<TLSStats>(path: tls13 ? "/__tls-mutual13" : "/__tls-mutual12"))
     }
 
     /// A key no other test uses.

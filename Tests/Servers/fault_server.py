@@ -102,6 +102,13 @@ TLS (self-signed certificate made with the openssl command at start)
     /__tls-trusted                 the same for a second TLS listener whose certificate
                                    the run's test authority signed (NETWORKING_TEST_CA_DIR
                                    with ca.pem and ca.key, made by make test), or 503
+    /__tls-mutual13, /__tls-mutual12
+                                   the same for listeners that demand a client
+                                   certificate the run's authority signed, TLS 1.3
+                                   only and TLS 1.2 only; their JSON also carries
+                                   "identities": {"signed": {"certificate", "key"},
+                                   "stranger": {...}} as PEM, one identity the
+                                   authority signed and one it did not
 
 Every stall is capped at MAX_STALL_MS so handler threads always finish.
 """
@@ -188,6 +195,14 @@ def tls_info(h):
 @route(r"/__tls-trusted")
 def trusted_tls_info(h):
     tls_report(h, TRUSTED_TLS)
+
+@route(r"/__tls-mutual13")
+def mutual13_tls_info(h):
+    tls_report(h, MUTUAL_TLS13)
+
+@route(r"/__tls-mutual12")
+def mutual12_tls_info(h):
+    tls_report(h, MUTUAL_TLS12)
 
 def tls_report(h, state):
     if not state.ready.wait(10):
@@ -886,6 +901,7 @@ class TLSState:
         self.port = None
         self._lock = threading.Lock()
         self._counts = {"connections": 0, "ok": 0, "failed": 0}
+        self.identities = None
 
     def count(self, name):
         with self._lock:
@@ -894,12 +910,17 @@ class TLSState:
     def snapshot(self):
         with self._lock:
             c = dict(self._counts)
-        return {"port": self.port, "connections": c["connections"],
-                "handshakes": {"ok": c["ok"], "failed": c["failed"]}}
+        report = {"port": self.port, "connections": c["connections"],
+                  "handshakes": {"ok": c["ok"], "failed": c["failed"]}}
+        if self.identities:
+            report["identities"] = self.identities
+        return report
 
 
 TLS = TLSState()
 TRUSTED_TLS = TLSState()
+MUTUAL_TLS13 = TLSState()
+MUTUAL_TLS12 = TLSState()
 ALTERNATE_PORT = [0]
 
 
@@ -965,19 +986,57 @@ def signed_by_test_ca(workdir):
     return cert, key
 
 
-def start_tls(host, hosts, state, make_certificate):
-    """A certificate from `make_certificate`, then a TLS listener on a free port that counts into `state`."""
+def client_identities(workdir):
+    """Two client identities as PEM: one the run's authority signed, one self-signed (a stranger to it)."""
+    ca_dir = os.environ["NETWORKING_TEST_CA_DIR"]
+    identities = {}
+    for name in ("signed", "stranger"):
+        cert, key = (os.path.join(workdir, f"client-{name}.{ext}") for ext in ("pem", "key"))
+        subject = f"/CN=Networking test client {name}"
+        if name == "signed":
+            csr, extensions = os.path.join(workdir, "client.csr"), os.path.join(workdir, "client.ext")
+            with open(extensions, "w") as f:
+                f.write("basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
+            openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", subject,
+                    "-keyout", key, "-out", csr)
+            openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
+                    os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial",
+                    os.path.join(workdir, "client.srl"), "-days", "1", "-extfile", extensions, "-out", cert)
+        else:
+            openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-days", "1", "-subj", subject, "-keyout", key, "-out", cert)
+        with open(cert) as c, open(key) as k:
+            identities[name] = {"certificate": c.read(), "key": k.read()}
+    return identities
+
+
+def mutual(version):
+    """A context change for a listener demanding a client certificate the run's authority signed, on `version`."""
+    def configure(context, workdir):
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(os.path.join(os.environ["NETWORKING_TEST_CA_DIR"], "ca.pem"))
+        context.minimum_version = version
+        context.maximum_version = version
+        return client_identities(workdir)
+    return configure
+
+
+def start_tls(host, hosts, state, make_certificate, configure=None):
+    """A certificate from `make_certificate`, then a TLS listener on a free port that counts into `state`;
+    `configure` may change the context and return the client identities to report."""
     try:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         with tempfile.TemporaryDirectory(prefix="fault-tls-") as workdir:
             context.load_cert_chain(*make_certificate(workdir))
+            if configure:
+                state.identities = configure(context, workdir)
         server = TLSFaultServer((host, 0), TLSFaultHandler)
         server.ssl_context = context
         server.state = state
         server.all_hosts = tuple(hosts)
         state.port = server.server_port
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    except (OSError, subprocess.SubprocessError, ssl.SSLError) as error:
+    except (OSError, KeyError, subprocess.SubprocessError, ssl.SSLError) as error:
         state.error = f"no TLS listener: {error}"
     finally:
         state.ready.set()
@@ -1041,6 +1100,9 @@ def main():
         threading.Thread(target=server.serve_forever, daemon=True).start()
     threading.Thread(target=start_tls, args=(hosts[0], hosts, TLS, self_signed), daemon=True).start()
     threading.Thread(target=start_tls, args=(hosts[0], hosts, TRUSTED_TLS, signed_by_test_ca), daemon=True).start()
+    for state, version in ((MUTUAL_TLS13, ssl.TLSVersion.TLSv1_3), (MUTUAL_TLS12, ssl.TLSVersion.TLSv1_2)):
+        threading.Thread(target=start_tls, args=(hosts[0], hosts, state, signed_by_test_ca, mutual(version)),
+                         daemon=True).start()
     write_port_file(args.port_file, servers[0].server_port)
     while True:
         time.sleep(0.5)

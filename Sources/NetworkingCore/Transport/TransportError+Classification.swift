@@ -22,12 +22,12 @@ extension TransportError {
     /// | `-1003`, `-1006` host not found | ``Code/cannotFindHost`` |
     /// | `-1009` offline | ``Code/notConnected`` |
     /// | `-1001` timed out | ``Code/timedOut`` |
-    /// | `-1005` connection lost; `-1`: "transfer closed with …" (a body cut short of its length) | ``Code/connectionLost`` |
+    /// | `-1005` connection lost; `-1`: "transfer closed with …" (a body cut short of its length), "unexpected eof" (TLS closed without its closing alert) | ``Code/connectionLost`` |
     /// | `-1011`, `-1014`, `-1017`, `-1002`; `-1`: a broken chunked encoding | ``Code/badServerResponse`` |
     /// | `-1007`, `-1010` | ``Code/tooManyRedirects`` |
     /// | `-1103` | ``Code/responseTooLarge`` |
     /// | `-1201`…`-1204`; `-1`: "SSL certificate problem", a host name mismatch | ``Code/secureConnectionFailed``, certificate |
-    /// | `-1200`, `-1205`, `-1206`; `-1`: "SSL_connect", "SSL routines", a TLS alert | ``Code/secureConnectionFailed``, handshake |
+    /// | `-1200`, `-1205`, `-1206`; `-1`: "SSL_connect", "SSL routines", a TLS alert (also one that arrives on the first read, as TLS 1.3 servers send a refusal of the client's certificate) | ``Code/secureConnectionFailed``, handshake |
     /// | anything else (a malformed header, libcurl out of memory) | ``Code/other`` |
     ///
     /// - Parameters:
@@ -74,19 +74,34 @@ package enum LibcurlMessage {
         "pinned public key",
     ]
     /// Fragments of messages about a failed TLS handshake (CURLE_SSL_CONNECT_ERROR and OpenSSL's alerts).
+    ///
+    /// A fatal alert from the server is a refusal whenever it arrives: under TLS 1.3 the server judges the client's
+    /// certificate after the client has finished its side of the handshake, so its refusal (`tlsv13 alert
+    /// certificate required`, `alert unknown ca`, `alert bad certificate`) comes on the first read, where libcurl
+    /// reports a receive error. OpenSSL names received alerts `sslv3 alert …`, `tlsv1 alert …` and `tlsv13 alert …`;
+    /// GnuTLS says `A TLS fatal alert has been received`.
     package static let handshake = [
         "ssl_connect", "ssl routines", "ssl_error", "ssl connect error", "tls connect error", "wrong version number",
         "alert handshake failure", "alert protocol version", "unsupported protocol", "no cipher", "sslv3 alert",
-        "tlsv1 alert", "ssl: couldn't", "unknown ssl protocol",
+        "tlsv1 alert", "tlsv13 alert", "fatal alert", "ssl: couldn't", "unknown ssl protocol",
     ]
+    /// A TLS connection the server closed without its closing alert (`unexpected eof while reading`): the connection
+    /// was lost, as a plain one closed mid-response is; it says nothing about certificates or the handshake.
+    package static let closedWithoutAlert = ["unexpected eof"]
     /// A body that stopped before its announced end: `transfer closed with 90 bytes remaining to read`,
     /// `transfer closed with outstanding read data remaining` (CURLE_PARTIAL_FILE, a chunked body cut off).
     package static let cutShort = ["transfer closed with", "partial file"]
     /// Broken chunked framing: the server answered something that is not HTTP.
     package static let badFraming = ["chunked-encoding", "chunked encoding", "malformed encoding"]
 
+    /// Whether the message reports a TLS alert received from the peer (a refusal, not a lost connection).
+    package static func isAlert(_ message: String) -> Bool {
+        message.lowercased().contains("alert")
+    }
+
     package static func classify(_ message: String) -> (TransportError.Code, TransportError.SecureConnectionFailure?) {
         let text = message.lowercased()
+        if closedWithoutAlert.contains(where: text.contains) { return (.connectionLost, nil) }
         if certificate.contains(where: text.contains) { return (.secureConnectionFailed, .certificate) }
         if handshake.contains(where: text.contains) { return (.secureConnectionFailed, .handshake) }
         if cutShort.contains(where: text.contains) { return (.connectionLost, nil) }

@@ -48,7 +48,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         /// name, or a pin that did not match. Look at the server's certificate or the client's trust settings.
         case certificate
         /// The TLS handshake failed before any certificate was judged: no common protocol version or cipher, a
-        /// plain-HTTP server on an `https` URL, an alert from the server, or a client certificate it refused.
+        /// plain-HTTP server on an `https` URL, an alert from the server, or a client certificate it refused (under
+        /// TLS 1.3 that refusal is an alert the client reads after its side of the handshake: still this case).
         case handshake
     }
 

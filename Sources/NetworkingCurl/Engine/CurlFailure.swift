@@ -11,7 +11,8 @@ enum CurlFailure {
 
     /// By code where the code is precise; by libcurl's words, read as the URLSession transport reads them on Linux,
     /// where one code covers several failures (a receive error is a lost connection unless it names broken chunked
-    /// framing; a weird reply is classified by what it says).
+    /// framing or a TLS alert, which TLS 1.3 servers send on the first read to refuse the client's certificate; a
+    /// weird reply is classified by what it says).
     static func classify(_ code: Int32, message: String) -> (
         TransportError.Code, TransportError.SecureConnectionFailure?
     ) {
@@ -21,8 +22,11 @@ enum CurlFailure {
         case 28: (.timedOut, nil)  // OPERATION_TIMEDOUT
         // PARTIAL_FILE (a body cut short), SEND_ERROR, RECV_ERROR, SEND_FAIL_REWIND, HTTP2, HTTP2_STREAM
         case 18, 55, 56, 65, 16, 92:
-            LibcurlMessage.classify(message).0 == .badServerResponse
-                ? (.badServerResponse, nil) : (.connectionLost, nil)
+            switch LibcurlMessage.classify(message) {
+            case (.badServerResponse, _): (.badServerResponse, nil)
+            case (.secureConnectionFailed, _) where LibcurlMessage.isAlert(message): (.secureConnectionFailed, .handshake)
+            default: (.connectionLost, nil)
+            }
         // GOT_NOTHING, BAD_CONTENT_ENCODING, UNSUPPORTED_PROTOCOL (HTTP/0.9 or garbage where a status line goes)
         case 52, 61, 1: (.badServerResponse, nil)
         case 47: (.tooManyRedirects, nil)

@@ -53,6 +53,16 @@ import NetworkingTestSupport
         Row(
             urlErrorCode: -1, message: "error:0A000410:SSL routines::sslv3 alert handshake failure",
             code: .secureConnectionFailed, tls: .handshake),
+        // A TLS 1.3 server's refusal of the client's certificate, read after the handshake: still a handshake.
+        Row(
+            urlErrorCode: -1,
+            message: "OpenSSL SSL_read: error:0A00045C:SSL routines::tlsv13 alert certificate required, errno 0",
+            code: .secureConnectionFailed, tls: .handshake),
+        // TLS closed without its closing alert mid-response: the connection was lost, nothing about TLS failed.
+        Row(
+            urlErrorCode: -1,
+            message: "OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0",
+            code: .connectionLost, tls: nil),
         // Malformed responses stay `other`: not retryable, and not mistaken for anything else.
         Row(urlErrorCode: -1, message: "Header without colon", code: .other, tls: nil),
         Row(urlErrorCode: -1, message: "Failed writing header", code: .other, tls: nil),

@@ -96,6 +96,22 @@ import NetworkingTestSupport
             (60, "SSL certificate problem: self-signed certificate", "secureConnectionFailed", "certificate"),
             (90, "SSL: public key does not match pinned public key", "secureConnectionFailed", "certificate"),
             (35, "OpenSSL SSL_connect: SSL_ERROR_SYSCALL", "secureConnectionFailed", "handshake"),
+            // A TLS 1.3 server refuses the client's certificate with an alert the client reads after its handshake:
+            // a refusal, never a lost connection (retried) as other receive errors are.
+            (
+                56,
+                "OpenSSL SSL_read: OpenSSL/3.0.15: error:0A00045C:SSL routines::tlsv13 alert certificate required,"
+                    + " errno 0", "secureConnectionFailed", "handshake"
+            ),
+            (56, "OpenSSL SSL_read: error:0A000418:SSL routines::tlsv1 alert unknown ca, errno 0",
+             "secureConnectionFailed", "handshake"),
+            (56, "GnuTLS recv error (-16): A TLS fatal alert has been received.", "secureConnectionFailed", "handshake"),
+            // A TLS connection closed without its closing alert, and other read failures inside TLS: lost.
+            (56, "OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0",
+             "connectionLost", nil),
+            (56, "OpenSSL SSL_read: error:0A000119:SSL routines::decryption failed or bad record mac, errno 0",
+             "connectionLost", nil),
+            (56, "OpenSSL SSL_read: Connection reset by peer, errno 104", "connectionLost", nil),
             (47, "Maximum redirects followed", "tooManyRedirects", nil),
         ] as [(Int32, String, String, String?)])
     func libcurlResultsAreClassifiedAsTheURLSessionTransportsAre(
