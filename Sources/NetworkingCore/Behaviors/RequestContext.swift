@@ -23,6 +23,14 @@ public struct RequestContext: Sendable {
     /// How the caller receives the response; a streamed body (``ResponseForm/stream``, ``ResponseForm/download``)
     /// has one reader and arrives after the head, so a behavior must not keep or share it.
     public var responseForm: ResponseForm
+    /// The call's attempt, which records the request as it was sent (after every behavior): `nil` in a context a
+    /// test built.
+    package var attempt: Attempt?
+
+    /// The request as it was sent for the answer the call has now (after every behavior and redirect), so that a
+    /// behavior outside the one that added a credential can still hide it; `nil` before an answer, or in a context a
+    /// test built.
+    package var requestAsSent: HTTPRequest? { attempt?.lastSentRequest }
 
     /// Creates a context; the client builds one per call. Tests of a single behavior build their own.
     ///
@@ -53,8 +61,10 @@ public struct RequestContext: Sendable {
     /// The context as the client builds it, with names already lower-cased.
     package init(
         requestName: String, callID: UUID, lowercasedHeaderNames: Set<String>, deadline: CallDeadline?,
-        attemptTimeout: Duration, clock: any NetworkClock, metadata: RequestMetadata, responseForm: ResponseForm
+        attemptTimeout: Duration, clock: any NetworkClock, metadata: RequestMetadata, responseForm: ResponseForm,
+        attempt: Attempt?
     ) {
+        self.attempt = attempt
         self.responseForm = responseForm
         self.requestName = requestName
         self.callID = callID

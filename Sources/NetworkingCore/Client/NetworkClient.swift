@@ -120,9 +120,6 @@ public final class NetworkClient: Sendable {
         let deadline = (request.deadline ?? configuration.deadline).map { CallDeadline(limit: $0, clock: clock) }
         let timeout = request.timeout ?? configuration.timeout
         let explicit = request.headers.isEmpty ? [] : Set(request.headers.map(\.name.canonicalName))
-        let context = RequestContext(
-            requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
-            attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form)
         let attempt = Attempt(
             name: name, builtRequest: built, transport: configuration.transport,
             transportIsInterruptible: transportIsInterruptible, clock: clock, timeout: timeout,
@@ -130,6 +127,9 @@ public final class NetworkClient: Sendable {
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
             followsRedirects: configuration.followsRedirects)
+        let context = RequestContext(
+            requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
+            attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form, attempt: attempt)
         return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
     }
 

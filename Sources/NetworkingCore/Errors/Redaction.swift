@@ -159,6 +159,21 @@ public struct Redaction: Sendable, Hashable {
         return Array(Set(found.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 
+    /// The secrets of `request` and of `sent`, the same request as it left after every behavior (which may have added
+    /// credentials, cookies or sensitive fields a behavior further out never saw), longest first.
+    ///
+    /// - Parameters:
+    ///   - request: The request as a behavior saw it.
+    ///   - sent: The request as sent, when known.
+    /// - Returns: Every value to hide, each once.
+    package func secrets(in request: HTTPRequest, sent: HTTPRequest?) -> [String] {
+        let own = secrets(in: request)
+        guard let sent else { return own }
+        let added = secrets(in: sent)
+        guard !added.isEmpty else { return own }
+        return Array(Set(own).union(added)).sorted { $0.count > $1.count }
+    }
+
     /// The first `limit` bytes of `body` as text, each secret that begins in them replaced whole by the
     /// placeholder, even one the cut would split (cutting first and scrubbing after would show its head).
     ///

@@ -4,17 +4,17 @@ import NetworkingCore
 
 extension LoggingBehavior {
     /// `[Networking 3F2A9C1B] GET https://…`, with headers and body when enabled.
-    func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext) -> String {
+    func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext, secrets: [String]) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
         if logsHeaders { line += headersText(request.headerFields) }
-        line += bodyText(request.body.data, contentType: request.headerFields[.contentType], request: request)
+        line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
         return line
     }
 
     /// `[Networking 3F2A9C1B] 200 GET https://… in 245 ms, 1024 bytes`, with headers and body when enabled.
     func successLine(
         _ request: HTTPRequest, shownURL: String, response: HTTPResponse, body: HTTPResponse.Body,
-        elapsed: Duration, context: RequestContext, note: String? = nil
+        elapsed: Duration, context: RequestContext, secrets: [String], note: String? = nil
     ) -> String {
         var line = "\(tag(context)) \(response.status.code) \(request.method.rawValue) \(shownURL)"
         line += " in \(milliseconds(elapsed))"
@@ -22,13 +22,14 @@ extension LoggingBehavior {
         if body.isStreaming { line += ", streaming" }
         if let note { line += " (\(note))" }
         if logsHeaders { line += headersText(response.headerFields) }
-        line += bodyText(body.data, contentType: response.headerFields[.contentType], request: request)
+        line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line
     }
 
     /// `failed …: kind: message` or `cancelled … after N ms`.
     func failureLine(
-        _ request: HTTPRequest, shownURL: String, error: any Error, elapsed: Duration, context: RequestContext
+        _ request: HTTPRequest, shownURL: String, error: any Error, elapsed: Duration, context: RequestContext,
+        secrets: [String]
     ) -> String {
         let subject = "\(request.method.rawValue) \(shownURL)"
         switch error {
@@ -41,14 +42,14 @@ extension LoggingBehavior {
             {
                 return successLine(
                     request, shownURL: shownURL, response: response, body: .data(error.body ?? Data()),
-                    elapsed: elapsed, context: context, note: "not modified")
+                    elapsed: elapsed, context: context, secrets: secrets, note: "not modified")
             }
             var line = "\(tag(context)) failed \(subject)"
             if let status = error.statusCode { line += " \(status)" }
             line += " in \(milliseconds(elapsed)): \(error.kind): \(error.message)"
             if let body = error.body { line += ", \(body.count) bytes" }
             if logsHeaders, let response = error.response { line += headersText(response.headerFields) }
-            line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], request: request)
+            line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], secrets: secrets)
             return line
         default:
             return "\(tag(context)) failed \(subject) in \(milliseconds(elapsed)): \(type(of: error)): \(error)"
@@ -78,12 +79,12 @@ extension LoggingBehavior {
         return " headers: " + shown.joined(separator: ", ")
     }
 
-    /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of `request` that
+    /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of the request that
     /// begins before the cut is replaced whole, so no part of it shows.
-    private func bodyText(_ body: Data?, contentType: String?, request: HTTPRequest) -> String {
+    private func bodyText(_ body: Data?, contentType: String?, secrets: [String]) -> String {
         guard case .upTo(let maximum) = bodies, let body, !body.isEmpty else { return "" }
         let shown = redaction.displayBody(body, contentType: contentType)
-        let text = Redaction.scrubbedPrefix(of: shown, limit: maximum, secrets: redaction.secrets(in: request))
+        let text = Redaction.scrubbedPrefix(of: shown, limit: maximum, secrets: secrets)
         return shown.count > max(maximum, 0) ? " body: \(text)… (\(shown.count) bytes)" : " body: \(text)"
     }
 }

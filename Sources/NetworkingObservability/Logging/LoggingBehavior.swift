@@ -15,7 +15,9 @@ import NetworkingCore
 /// the duration measured on the injected `NetworkClock`, the response size in bytes, and on failure the
 /// `NetworkError` kind and message. Optional: headers (redacted) and bodies (truncated). Every control
 /// character is escaped, so a line is always one line whatever a header, message or body contains, and every
-/// redacted value is also scrubbed from the rest of the line. A `304` answering a conditional request (one with
+/// redacted value is also scrubbed from the rest of the line: those of the request it was handed, and those of the
+/// request as it was sent, so a credential or cookie a behavior inside this one added never shows where the
+/// answer echoes it. A `304` answering a conditional request (one with
 /// `If-None-Match` or `If-Modified-Since`, as an HTTP cache revalidating sends) is logged as the answer it is,
 /// `304 GET … in 12 ms, 0 bytes (not modified)`, not as a failure; the error still goes up the chain unchanged.
 ///
@@ -112,21 +114,27 @@ public struct LoggingBehavior: RequestBehavior {
         let shown = redaction.displayTarget(of: request)
         let start = clock.now()
         if logsStart {
-            await emit(startLine(request, shownURL: shown, context: context), secrets: secrets)
+            await emit(startLine(request, shownURL: shown, context: context, secrets: secrets), secrets: secrets)
         }
         do {
             let (response, body) = try await next(request)
+            // Behaviors inside this one may have added credentials it never saw, which the answer may echo: hide
+            // those of the request as it was sent too.
+            let secrets = redaction.secrets(in: request, sent: context.requestAsSent)
             let line = successLine(
                 request, shownURL: shown, response: response, body: body, elapsed: clock.now() - start,
-                context: context)
+                context: context, secrets: secrets)
             await emit(line, secrets: secrets)
             if body.isStreaming {
                 logEnd(of: body, request, shownURL: shown, start: start, context: context, secrets: secrets)
             }
             return (response, body)
         } catch {
+            let sent = (error as? NetworkError)?.sentRequest ?? context.requestAsSent
+            let secrets = redaction.secrets(in: request, sent: sent)
             let line = failureLine(
-                request, shownURL: shown, error: error, elapsed: clock.now() - start, context: context)
+                request, shownURL: shown, error: error, elapsed: clock.now() - start, context: context,
+                secrets: secrets)
             await emit(line, secrets: secrets)
             throw error
         }

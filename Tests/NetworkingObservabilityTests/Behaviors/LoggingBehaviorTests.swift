@@ -303,9 +303,10 @@ private let secretURL = URL(
     string: "https://api.example.test/v1/login?page=2&token=\(Secret.queryToken)&Signature=\(Secret.signature)")!
 
 /// A sink that keeps every line.
-private final class RecordingSink: Sendable {
+final class RecordingSink: Sendable {
     private let storage = LockedBox<[String]>([])
     var lines: [String] { storage.current }
+    func clear() { storage.withLock { $0 = [] } }
     var sink: LogSink {
         LogSink { [storage] line in storage.withLock { $0.append(line) } }
     }
