@@ -421,6 +421,7 @@ SET_COOKIE_CASES = {
     "ctl": ["ctl=a\x01b; Path=/", "ok=1; Path=/"],
     "comma": ["x=1, session=evil; Path=/"],
     "expires": ["a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT; Path=/", "b=2; Path=/"],
+    "bad-dates": ["date=1; Expires=soon", "age=1; Max-Age=forever", "ok=1", "day=1; Expires=Wed"],
 }
 
 

@@ -11,9 +11,12 @@
 ///
 /// Foundation's `HTTPURLResponse` can only hold repeated fields joined into one with `", "`, on every platform: the
 /// URL session transport splits `Set-Cookie` back into fields with ``split(joined:)`` before a behavior sees it, and
-/// admits each piece alone (a piece with a control character is dropped, its neighbours kept). ``split(joined:)`` cuts the joined text only where a new cookie can start: at a comma followed by
-/// optional spaces, a name made of token characters (RFC 9110 `tchar`), optional spaces and `=`; and never at the
-/// comma after the weekday of an `Expires` date.
+/// admits each piece alone (a piece with a control character is dropped, its neighbours kept). ``split(joined:)`` cuts
+/// the joined text only where a new cookie can start: at a comma followed by optional spaces, a name made of token
+/// characters (RFC 9110 `tchar`), optional spaces and `=`. The comma of an `Expires` date is never such a comma: in
+/// every HTTP-date form (`Wed, 09 Jun 2021 10:18:14 GMT`, `Wednesday, 09-Jun-21 10:18:14 GMT`, and the common
+/// `Wed, 09-Jun-2021 10:18:14 GMT`) it is followed by a day, a space and no `=`. So a bad `Expires` value (`soon`,
+/// `Wed`, empty) never hides the cookie after it: each cookie keeps its own bad attribute, which its parser ignores.
 ///
 /// **Limitation**: the joined form is ambiguous, and no rule can undo it. A field whose value or attribute contains
 /// `, x=y` (`a=1, x=y` sent as one field) reads as two cookies, and a field whose name is not a token (`a b=1`) is
@@ -40,24 +43,9 @@ package enum SetCookieFieldSplitter {
         return joined.withUTF8 { bytes in
             var pieces: [String] = []
             var pieceStart = 0
-            var attributeStart = 0
-            var attributeHasComma = false  // only the first comma of an attribute can follow a weekday
-            for index in bytes.indices {
-                switch bytes[index] {
-                case semicolon:
-                    attributeStart = index + 1
-                    attributeHasComma = false
-                case comma:
-                    let afterWeekday = !attributeHasComma && isWeekdayOfExpires(bytes[attributeStart..<index])
-                    attributeHasComma = true
-                    guard !afterWeekday, startsPair(bytes[(index + 1)...]) else { continue }
-                    append(bytes[pieceStart..<index], to: &pieces)
-                    pieceStart = index + 1
-                    attributeStart = pieceStart
-                    attributeHasComma = false
-                default:
-                    break
-                }
+            for index in bytes.indices where bytes[index] == comma && startsPair(bytes[(index + 1)...]) {
+                append(bytes[pieceStart..<index], to: &pieces)
+                pieceStart = index + 1
             }
             append(bytes[pieceStart...], to: &pieces)
             return pieces
@@ -67,12 +55,9 @@ package enum SetCookieFieldSplitter {
     private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
     private static let comma = UInt8(ascii: ",")
-    private static let semicolon = UInt8(ascii: ";")
     private static let equalsSign = UInt8(ascii: "=")
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-
-    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 
     /// Whether `rest` starts as a cookie pair does: optional spaces, a token, optional spaces, `=`.
     private static func startsPair(_ rest: Bytes) -> Bool {
@@ -83,16 +68,6 @@ package enum SetCookieFieldSplitter {
         guard index > nameStart else { return false }
         while index < rest.endIndex, isSpace(rest[index]) { index += 1 }
         return index < rest.endIndex && rest[index] == equalsSign
-    }
-
-    /// Whether `attribute` (the text since the last `;`) is `Expires=` followed by letters only, as `Wed` before
-    /// the comma of `Expires=Wed, 09 Jun 2021 10:18:14 GMT`.
-    private static func isWeekdayOfExpires(_ attribute: Bytes) -> Bool {
-        guard let equals = attribute.firstIndex(of: equalsSign) else { return false }
-        let name = trim(attribute[..<equals])
-        let value = trim(attribute[(equals + 1)...])
-        return name.elementsEqual("expires".utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-            && !value.isEmpty && value.allSatisfy(isLetter)
     }
 
     private static func trim(_ bytes: Bytes) -> Bytes {

@@ -36,6 +36,13 @@ extension RealServerTests {
             #expect(try await Self.cookiesSet(by: "expires") == ["a=1", "b=2"])
         }
 
+        @Test func aBadExpiresOrMaxAgeIsIgnoredAloneAndNoCookieIsLost() async throws {
+            // Fields `date=1; Expires=soon`, `age=1; Max-Age=forever`, `ok=1`, `day=1; Expires=Wed`: each bad
+            // attribute is ignored and its cookie kept. Foundation joins the fields with commas; the URL session
+            // transport lost `age` when its splitter took `Expires=soon,` for the weekday of a date.
+            #expect(try await Self.cookiesSet(by: "bad-dates") == ["age=1", "date=1", "day=1", "ok=1"])
+        }
+
         @Test func aCommaInsideOneFieldIsTheKnownLimitOfAJoiningTransport() async throws {
             // One field "x=1, session=evil": a transport that keeps fields apart stores one cookie, x="1, session=evil"
             // (the libcurl transport's tests check that); Foundation hands the transport the same text as two joined
