@@ -38,6 +38,9 @@ package enum FaultServer {
             /// `[name, value]` pairs as received, names in their case.
             package let raw_headers: [[String]]
             package let body: String
+            /// Whether the body arrived whole (its `Content-Length`, or the chunked terminator) before the
+            /// connection ended; `nil` for records of routes that read no body.
+            package let complete: Bool?
         }
         package let count: Int
         package let requests: [Record]

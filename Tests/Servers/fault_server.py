@@ -9,7 +9,9 @@ Listens on the same port on every --hosts address (loopback only), writes the
 port to --port-file once all listeners are up, exits after --lifetime seconds
 or on SIGTERM/SIGINT. Routes ignore the method unless noted; HEAD always gets
 the GET headers (same Content-Length) without a body. Every request carrying
-?key=K is recorded (method, path, headers, raw_headers, body) before its route runs.
+?key=K is recorded (method, path, headers, raw_headers, body, and complete: whether
+the body arrived whole before the connection ended) before its route runs; a request
+whose body ends early gets no answer.
 
 Bookkeeping
     /__health                      200 "ok"
@@ -806,7 +808,10 @@ class FaultHandler(BaseHTTPRequestHandler):
                 "method": self.command, "path": self.route_path,
                 "headers": self.header_dict(),
                 "raw_headers": [[name, value] for name, value in self.headers.items()],
-                "body": self.body.decode("utf-8", errors="replace")})
+                "body": self.body.decode("utf-8", errors="replace"), "complete": self.body_complete})
+        if not self.body_complete:
+            self.close_connection = True
+            return  # the client left mid-body: there is nobody to answer
         for pattern, fn in ROUTES:
             match = pattern.fullmatch(self.route_path)
             if match:
@@ -817,18 +822,35 @@ class FaultHandler(BaseHTTPRequestHandler):
         self.reply_json(404, {"error": "no such route", "path": self.route_path})
 
     def read_body(self):
+        """The request body; sets body_complete to whether it arrived whole (its Content-Length, or the chunked
+        terminator) before the connection ended."""
+        self.body_complete = True
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             body = b""
             while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass  # skip trailers
+                line = self.rfile.readline()
+                if not line:
+                    self.body_complete = False
                     return body
-                body += self.rfile.read(size)
+                size = int(line.split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while True:  # skip trailers
+                        trailer = self.rfile.readline()
+                        if trailer in (b"\r\n", b"\n"):
+                            return body
+                        if not trailer:
+                            self.body_complete = False
+                            return body
+                data = self.rfile.read(size)
+                body += data
+                if len(data) < size:
+                    self.body_complete = False
+                    return body
                 self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
+        body = self.rfile.read(length) if length > 0 else b""
+        self.body_complete = len(body) == max(length, 0)
+        return body
 
     def header_dict(self):
         merged = {}

@@ -5,6 +5,12 @@ import NetworkingHTTP
 /// The request body as libcurl reads it, on demand: bytes in memory are copied from where they are (and can be
 /// rewound); any other body (a file, a producer) is pulled one chunk ahead by a task, which waits until libcurl has
 /// taken the chunk before reading the next. While no chunk is ready, libcurl's sending pauses and the task wakes it.
+///
+/// A produced body with an announced length keeps back its last byte until the producer has ended with exactly
+/// that count: one that ends short, or goes on past it, fails the transfer with the last byte unsent, so no server
+/// ever receives a complete request with a body other than the one announced (libcurl would otherwise end the
+/// request when the announced count has gone out, and the server would act on it while the producer still had more
+/// to say).
 final class CurlUpload: Sendable {
     struct State {
         var pending = Data()
@@ -38,31 +44,43 @@ final class CurlUpload: Sendable {
         let length = length
         let task = Task { [state] in
             var count: Int64 = 0
+            /// The announced last byte, sent once the producer has ended with the announced count.
+            var last: Data?
+            /// Hands `chunk` to libcurl and waits until it has taken it all; `false` once the transfer has stopped.
+            func offer(_ chunk: Data) async -> Bool {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let wakeNow = state.withLock { state -> Bool in
+                        state.pending = chunk
+                        state.offset = 0
+                        if state.stopped {
+                            continuation.resume()
+                            return false
+                        }
+                        state.demand = continuation
+                        defer { state.starving = false }
+                        return state.starving
+                    }
+                    if wakeNow { wake() }
+                }
+                return !state.withLock { $0.stopped }
+            }
             do {
                 for try await chunk in body where !chunk.isEmpty {
                     count += Int64(chunk.count)
                     if let length, count > length {
-                        throw TransportError(.other, "the body produced more than the announced \(length) bytes")
+                        throw TransportError(.other, HTTPBody.lengthMismatch(produced: nil, announced: length))
                     }
-                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                        let wakeNow = state.withLock { state -> Bool in
-                            state.pending = chunk
-                            state.offset = 0
-                            if state.stopped {
-                                continuation.resume()
-                                return false
-                            }
-                            state.demand = continuation
-                            defer { state.starving = false }
-                            return state.starving
-                        }
-                        if wakeNow { wake() }
+                    var sending = chunk
+                    if let length, count == length {
+                        last = sending.suffix(1)
+                        sending = sending.dropLast()
                     }
-                    if state.withLock({ $0.stopped }) { return }
+                    if !sending.isEmpty, await !offer(sending) { return }
                 }
                 if let length, count != length {
-                    throw TransportError(.other, "the body produced \(count) bytes, not the announced \(length)")
+                    throw TransportError(.other, HTTPBody.lengthMismatch(produced: count, announced: length))
                 }
+                if let last, await !offer(last) { return }
             } catch {
                 let failure =
                     error as? TransportError

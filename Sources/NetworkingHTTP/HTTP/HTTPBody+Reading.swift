@@ -147,3 +147,12 @@ package final class FileChunks {
 
     deinit { try? handle?.close() }
 }
+
+extension HTTPBody {
+    /// What a transport says when a produced body's byte count is not the length it announced: `produced` bytes
+    /// (the count at the end, or `nil` when the body went on past `announced`).
+    package static func lengthMismatch(produced: Int64?, announced: Int64) -> String {
+        guard let produced else { return "the body produced more than the announced \(announced) bytes" }
+        return "the body produced \(produced) bytes, not the announced \(announced)"
+    }
+}

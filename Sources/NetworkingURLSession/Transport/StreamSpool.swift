@@ -31,9 +31,7 @@ enum StreamSpool {
             }
             if let length = stream.length, count != length {
                 throw Failure(
-                    description:
-                        "the body stream produced \(count > length ? "more than \(length)" : "\(count)") bytes,"
-                        + " not the announced \(length)")
+                    description: HTTPBody.lengthMismatch(produced: count > length ? nil : count, announced: length))
             }
         } catch {
             try? FileManager.default.removeItem(at: url)

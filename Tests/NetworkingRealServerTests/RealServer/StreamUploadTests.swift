@@ -37,23 +37,44 @@ extension RealServerTests {
             #expect(digest.adler32 == FaultUploadTests.adler32(FaultUploadTests.contents(1_000_003)))
         }
 
-        @Test func aStreamShorterThanItsAnnouncedLengthFailsAndNothingIsSent() async throws {
-            let key = FaultServer.newKey("stream-short")
-            let stream = HTTPBody(length: 5000) { Self.chunks(4000) }
-            let error = await expectNetworkError {
-                try await FaultServer.client().send(
-                    NetworkRequest<Digest>(
-                        .post, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
-            }
-            #expect(error?.kind == .transport(.other))
-            #expect(error?.message.contains("produced 4000 bytes, not the announced 5000") == true)
-            // The URLSession transport collects the stream before sending; the libcurl transport sends it as produced
-            // and cuts the connection when it falls short, so the server never gets a whole request to act on.
-            let hits = try await FaultServer.hits(key)
-            if TestTransport.current == .curl {
-                #expect(hits.requests.allSatisfy { $0.body.utf8.count < 5000 })
-            } else {
-                #expect(hits.count == 0)
+        /// A body that produces another count than it announced, in one chunk or several, with `PUT` (which retry
+        /// would send again) and `POST`: the call fails naming both counts, and no server receives a complete
+        /// request. The URLSession transport collects the stream before sending, so nothing reaches the server; the
+        /// libcurl transport sends a stream as it is produced, keeping back the announced last byte until the
+        /// producer has ended with the announced count, and closes the connection otherwise: the server may see
+        /// the head and part of the body, never all of it.
+        @Test(
+            arguments: [
+                (Int64(100), [8]), (100, [40, 40]), (5000, [4000]), (100, [100, 1]), (100, [60, 60]), (100, [101]),
+                (100, [100, 0, 5]),
+            ] as [(Int64, [Int])])
+        func aStreamOfAnotherLengthThanAnnouncedFailsAndNoCompleteRequestArrives(
+            announced: Int64, chunkSizes: [Int]
+        ) async throws {
+            let produced = chunkSizes.reduce(0, +)
+            for method in [HTTPMethod.put, .post] {
+                let key = FaultServer.newKey("stream-length")
+                let stream = HTTPBody(length: announced) {
+                    AsyncThrowingStream { continuation in
+                        for size in chunkSizes { continuation.yield(Data(repeating: 0x61, count: size)) }
+                        continuation.finish()
+                    }
+                }
+                let client = try await FaultServer.client(behavior: .retry(.default, clock: TestClock()))
+                let error = await expectNetworkError {
+                    try await client.send(
+                        NetworkRequest<Digest>(method, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
+                }
+                #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
+                let counts =
+                    produced < announced
+                    ? "produced \(produced) bytes, not the announced \(announced)"
+                    : "produced more than the announced \(announced) bytes"
+                #expect(error?.message.contains(counts) == true, "got \(String(describing: error))")
+                let hits = try await FaultServer.hits(key)
+                #expect(hits.requests.allSatisfy { $0.complete == false }, "\(hits.requests.map(\.body.count))")
+                #expect(hits.requests.allSatisfy { $0.body.utf8.count < announced })
+                if TestTransport.current == .urlSession { #expect(hits.count == 0) }
             }
         }
 
