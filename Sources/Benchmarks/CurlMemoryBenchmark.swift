@@ -38,7 +38,8 @@ enum CurlMemoryBenchmark {
         let foundation = try phase(["reading-urlsession", "http://127.0.0.1:\(server.port)/slow.bin"])
         let inflight = try phase(["inflight", server.payloadURL.absoluteString])
         return Result(
-            slowReaderGrowthMiB: slow.0 / 1024, slowReaderSeconds: slow.1, foundationStreamGrowthMiB: foundation.0 / 1024,
+            slowReaderGrowthMiB: slow.0 / 1024, slowReaderSeconds: slow.1,
+            foundationStreamGrowthMiB: foundation.0 / 1024,
             inflightKiBPerCall: inflight.0 / Double(inflightCalls), inflightSeconds: inflight.1)
     }
 

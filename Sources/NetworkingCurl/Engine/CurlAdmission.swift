@@ -7,11 +7,14 @@
 /// transfer at a time; a hundred times that over HTTPS, where HTTP/2 multiplexes up to 100 streams a connection
 /// (libcurl's default), so the engine still decides which of those share a connection.
 struct CurlAdmission {
-    /// One origin's transfers in the engine, and its line of waiting ones (from `next` on).
+    /// One origin's transfers in the engine, and its line of waiting ones (from `next` on; a slot is emptied as
+    /// it is read, so the line holds no transfer that has had its turn).
     private struct Origin {
         var running = 0
-        var waiting: [CurlTransfer] = []
+        var waiting: [CurlTransfer?] = []
         var next = 0
+        /// Transfers in the line that ended while waiting (cancelled, timed out), not yet taken out.
+        var ended = 0
     }
 
     private var origins: [String: Origin] = [:]
@@ -39,6 +42,28 @@ struct CurlAdmission {
         return false
     }
 
+    /// `transfer` ended while waiting in its origin's line (its call was cancelled or timed out): once ended
+    /// transfers are half the line, they are taken out and released, so a line behind long-lived transfers (streams
+    /// holding every place) does not keep every call that gave up on it.
+    mutating func waiterEnded(_ transfer: CurlTransfer) {
+        guard perHost > 0, origins[transfer.origin] != nil else { return }
+        Self.count(endedWaiterIn: &origins[transfer.origin, default: Origin()])
+    }
+
+    private static func count(endedWaiterIn origin: inout Origin) {
+        origin.ended += 1
+        let waiting = origin.waiting.count - origin.next
+        guard origin.ended >= 16, origin.ended * 2 >= waiting else { return }
+        var kept: [CurlTransfer?] = []
+        kept.reserveCapacity(waiting - origin.ended)
+        for case let transfer? in origin.waiting[origin.next...] {
+            if transfer.isEnded { transfer.release() } else { kept.append(transfer) }
+        }
+        origin.waiting = kept
+        origin.next = 0
+        origin.ended = 0
+    }
+
     /// `transfer` left the engine: the next waiting transfer of its origin that has not ended, counted in, if any.
     /// Waiting transfers that ended meanwhile (cancelled, timed out) are released on the way.
     mutating func leave(_ transfer: CurlTransfer) -> CurlTransfer? {
@@ -55,10 +80,13 @@ struct CurlAdmission {
         origin.running -= 1
         var admitted: CurlTransfer?
         while admitted == nil, origin.next < origin.waiting.count {
-            let candidate = origin.waiting[origin.next]
+            let slot = origin.waiting[origin.next]
+            origin.waiting[origin.next] = nil
             origin.next += 1
+            guard let candidate = slot else { continue }
             if candidate.isEnded {
                 candidate.release()
+                origin.ended = max(0, origin.ended - 1)
             } else {
                 origin.running += 1
                 admitted = candidate
@@ -67,6 +95,7 @@ struct CurlAdmission {
         if origin.next == origin.waiting.count {
             origin.waiting.removeAll(keepingCapacity: false)
             origin.next = 0
+            origin.ended = 0
         } else if origin.next > 1_024, origin.next * 2 > origin.waiting.count {
             origin.waiting.removeFirst(origin.next)
             origin.next = 0
@@ -77,8 +106,11 @@ struct CurlAdmission {
     /// Every transfer still waiting, in order; the lines are emptied (the loop stops).
     mutating func drain() -> [CurlTransfer] {
         defer { origins = [:] }
-        return origins.values.flatMap { $0.waiting[$0.next...] }
+        return origins.values.flatMap { $0.waiting[$0.next...].compactMap { $0 } }
     }
+
+    /// The slots of every origin's line, read ones included (for tests).
+    var lineSlotCount: Int { origins.values.reduce(0) { $0 + $1.waiting.count } }
 
     private func limit(for transfer: CurlTransfer) -> Int {
         transfer.request.scheme == "https" ? perHost * 100 : perHost

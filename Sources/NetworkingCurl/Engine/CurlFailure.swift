@@ -24,7 +24,8 @@ enum CurlFailure {
         case 18, 55, 56, 65, 16, 92:
             switch LibcurlMessage.classify(message) {
             case (.badServerResponse, _): (.badServerResponse, nil)
-            case (.secureConnectionFailed, _) where LibcurlMessage.isAlert(message): (.secureConnectionFailed, .handshake)
+            case (.secureConnectionFailed, _) where LibcurlMessage.isAlert(message):
+                (.secureConnectionFailed, .handshake)
             default: (.connectionLost, nil)
             }
         // GOT_NOTHING, BAD_CONTENT_ENCODING, UNSUPPORTED_PROTOCOL (HTTP/0.9 or garbage where a status line goes)

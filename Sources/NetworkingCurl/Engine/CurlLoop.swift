@@ -206,9 +206,10 @@ final class CurlLoop: @unchecked Sendable {
             if admission.admit(transfer), !enter(transfer) { admitNext(after: transfer) }
         case .cancel(let transfer, let error):
             guard let easy = transfer.easy, active[easy] === transfer, active.removeValue(forKey: easy) != nil else {
-                // Not started (it never will be: it has ended; if it waits for room, its turn skips it) or
-                // finished already: only its handle to free.
+                // Not started (it never will be: it has ended; if it waits for room, its turn skips it, and the line
+                // takes it out once ended ones are half of it) or finished already: only its handle to free.
                 transfer.release()
+                if transfer.isEnded { admission.waiterEnded(transfer) }
                 return true
             }
             _ = api.pointee.multi_remove_handle(multi, transfer.easy)

@@ -157,6 +157,8 @@ final class CurlUpload: Sendable {
     func stop() {
         let demand = state.withLock { state in
             state.stopped = true
+            state.pending = Data()
+            state.offset = 0
             defer { state.demand = nil }
             return state.demand
         }

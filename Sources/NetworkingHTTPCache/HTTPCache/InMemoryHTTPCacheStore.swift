@@ -40,6 +40,10 @@ public struct InMemoryHTTPCacheStore: HTTPCacheStore {
     /// The number of stored entries.
     public var count: Int { state.withLock { $0.entries.count } }
 
+    /// The slots of the use order, read ones included: at most twice ``count`` plus a small constant, whatever the
+    /// traffic (for tests).
+    package var useOrderSlotCount: Int { state.withLock { $0.queue.count } }
+
     /// The entry for `key`, marked as most recently used.
     ///
     /// - Parameter key: The cache key.
@@ -101,8 +105,11 @@ public struct InMemoryHTTPCacheStore: HTTPCacheStore {
         }
 
         private mutating func touch(_ key: String) -> UInt64 {
-            if queue.count - head > 2 * entries.count + 64 {
-                // Mostly stale pairs: rebuild from the live stamps, keeping the use order.
+            // The whole queue counts, the pairs eviction has already read included: counting only those after
+            // `head` let a full cache, which reads one pair for each one it adds, keep every pair (and its key) ever
+            // added.
+            if queue.count > 2 * entries.count + 64 {
+                // Mostly stale or read pairs: rebuild from the live stamps, keeping the use order.
                 queue = entries.map { (stamp: $0.value.stamp, key: $0.key) }.sorted { $0.stamp < $1.stamp }
                 head = 0
             }

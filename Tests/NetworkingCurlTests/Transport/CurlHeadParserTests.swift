@@ -103,14 +103,23 @@ import NetworkingTestSupport
                 "OpenSSL SSL_read: OpenSSL/3.0.15: error:0A00045C:SSL routines::tlsv13 alert certificate required,"
                     + " errno 0", "secureConnectionFailed", "handshake"
             ),
-            (56, "OpenSSL SSL_read: error:0A000418:SSL routines::tlsv1 alert unknown ca, errno 0",
-             "secureConnectionFailed", "handshake"),
-            (56, "GnuTLS recv error (-16): A TLS fatal alert has been received.", "secureConnectionFailed", "handshake"),
+            (
+                56, "OpenSSL SSL_read: error:0A000418:SSL routines::tlsv1 alert unknown ca, errno 0",
+                "secureConnectionFailed", "handshake"
+            ),
+            (
+                56, "GnuTLS recv error (-16): A TLS fatal alert has been received.", "secureConnectionFailed",
+                "handshake"
+            ),
             // A TLS connection closed without its closing alert, and other read failures inside TLS: lost.
-            (56, "OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0",
-             "connectionLost", nil),
-            (56, "OpenSSL SSL_read: error:0A000119:SSL routines::decryption failed or bad record mac, errno 0",
-             "connectionLost", nil),
+            (
+                56, "OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0",
+                "connectionLost", nil
+            ),
+            (
+                56, "OpenSSL SSL_read: error:0A000119:SSL routines::decryption failed or bad record mac, errno 0",
+                "connectionLost", nil
+            ),
             (56, "OpenSSL SSL_read: Connection reset by peer, errno 104", "connectionLost", nil),
             (47, "Maximum redirects followed", "tooManyRedirects", nil),
         ] as [(Int32, String, String, String?)])

@@ -22,7 +22,8 @@ import NetworkingTestSupport
             let echoed = request.headerFields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "; ")
             let status = request.path.contains("status=500") ? 500 : 200
             return (
-                HTTPResponse(status: .init(code: status), headerFields: ["Content-Type": "text/plain"], url: request.url),
+                HTTPResponse(
+                    status: .init(code: status), headerFields: ["Content-Type": "text/plain"], url: request.url),
                 .data(Data("denied for \(echoed)".utf8))
             )
         }
@@ -49,9 +50,10 @@ import NetworkingTestSupport
         case .perRequestAuthorization:
             perRequest = .authorization(.bearer) { Self.token }
         case .tokenRefresh:
-            clientWide.append(.tokenRefresh(initial: AccessCredential(token: Self.token)) { _ in
-                AccessCredential(token: "never-used-refresh")
-            })
+            clientWide.append(
+                .tokenRefresh(initial: AccessCredential(token: Self.token)) { _ in
+                    AccessCredential(token: "never-used-refresh")
+                })
         case .sensitiveModifier:
             secret = Self.deviceSecret
             clientWide.append(

@@ -63,7 +63,8 @@ extension RealServerTests {
                 let client = try await FaultServer.client(behavior: .retry(.default, clock: TestClock()))
                 let error = await expectNetworkError {
                     try await client.send(
-                        NetworkRequest<Digest>(method, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
+                        NetworkRequest<Digest>(
+                            method, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
                 }
                 #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
                 let counts =

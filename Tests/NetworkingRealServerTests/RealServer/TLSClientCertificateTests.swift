@@ -13,7 +13,8 @@ extension RealServerTests {
     @Suite struct TLSClientCertificateTests {
         /// What the client offers: nothing, or (on libcurl, the transport that takes an identity) an identity the
         /// server's authority did not sign.
-        static let offers: [String] = TestTransport.current == .curl ? ["no identity", "a stranger's identity"] : ["no identity"]
+        static let offers: [String] =
+            TestTransport.current == .curl ? ["no identity", "a stranger's identity"] : ["no identity"]
 
         static func transport(offering offer: String, from stats: FaultServer.TLSStats) throws -> any HTTPTransport {
             let trust = ServerTrust(

@@ -13,10 +13,12 @@ import NetworkingTestSupport
             let pointer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
             pointer.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: index), count: size)
             live.withLock { _ = $0.insert(index) }
-            return Data(bytesNoCopy: pointer, count: size, deallocator: .custom { [live] pointer, _ in
-                pointer.deallocate()
-                live.withLock { _ = $0.remove(index) }
-            })
+            return Data(
+                bytesNoCopy: pointer, count: size,
+                deallocator: .custom { [live] pointer, _ in
+                    pointer.deallocate()
+                    live.withLock { _ = $0.remove(index) }
+                })
         }
     }
 

@@ -34,7 +34,8 @@ import NetworkingTestSupport
     ]
 
     func parse(joined: String) -> [String: SetCookie] {
-        let cookies = SetCookieFieldSplitter.cookieStrings(in: [joined], fieldsAreJoined: true).compactMap(SetCookie.parse)
+        let cookies = SetCookieFieldSplitter.cookieStrings(in: [joined], fieldsAreJoined: true).compactMap(
+            SetCookie.parse)
         return Dictionary(cookies.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -90,7 +90,8 @@ import NetworkingTestSupport
 
     /// A quadratic splitter would take many minutes here and hit the time limit; a linear one takes milliseconds.
     @Test(.timeLimit(.minutes(1))) func longJoinedInputIsSplitWhole() {
-        let long = "a=1; Expires=" + String(repeating: "W", count: 100_000) + ", " + String(repeating: "t", count: 100_000)
+        let long =
+            "a=1; Expires=" + String(repeating: "W", count: 100_000) + ", " + String(repeating: "t", count: 100_000)
         let joined = long + String(repeating: ", b=1", count: 20_000) + String(repeating: ",x", count: 50_000)
         let pieces = SetCookieFieldSplitter.split(joined: joined)
         #expect(pieces.count == 20_001)

@@ -59,6 +59,20 @@ import NetworkingTestSupport
         #expect(store.count == 0)
     }
 
+    /// A full cache evicts one entry for each new one: the use order it reads to find them must not keep every
+    /// pair it has read (100,000 distinct keys through room for 50).
+    @Test func aFullCacheKeepsItsBookkeepingBoundedByItsEntries() throws {
+        let store = try InMemoryHTTPCacheStore(maximumBytes: Self.entry(bytes: 10).cost * 50)
+        var mostSlots = 0
+        for round in 0..<100_000 {
+            store.setEntry(Self.entry(bytes: 10), forKey: "key-\(round)")
+            if round % 3 == 0 { _ = store.entry(forKey: "key-\(round - 1)") }
+            mostSlots = max(mostSlots, store.useOrderSlotCount)
+        }
+        #expect(store.count == 50)
+        #expect(mostSlots <= 2 * 50 + 64 + 1)
+    }
+
     @Test(arguments: [0, -1])
     func aLimitBelowOneIsRefused(limit: Int) {
         #expect(throws: BehaviorSettingsError.self) { try InMemoryHTTPCacheStore(maximumBytes: limit) }
