@@ -13,7 +13,9 @@ import PackageDescription
 //                             names them)
 //   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers: each on
 //                             Core only
-//   NetworkingTesting         mocks, test clock, recording, the fixture transport
+//   NetworkingFixtures        the fixture transport, recording and replay, drift reports: what an app may ship in a
+//                             debug build, apart from the mocks
+//   NetworkingTesting         mocks, the test clock, the hook trace; re-exports NetworkingFixtures
 //   Networking                the umbrella: re-exports the usual set (no code of its own)
 let package = Package(
     name: "Networking",
@@ -21,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
+        .library(name: "NetworkingFixtures", targets: ["NetworkingFixtures"]),
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
         .library(name: "NetworkingCurl", targets: ["NetworkingCurl"]),
     ],
@@ -49,10 +52,11 @@ let package = Package(
                 "NetworkingTransfers", "NetworkingModifiers",
             ]
         ),
-        .target(name: "NetworkingTesting", dependencies: ["NetworkingHTTP", "NetworkingCore"]),
+        .target(name: "NetworkingFixtures", dependencies: ["NetworkingHTTP", "NetworkingCore"]),
+        .target(name: "NetworkingTesting", dependencies: ["NetworkingHTTP", "NetworkingCore", "NetworkingFixtures"]),
         .executableTarget(
             name: "Demo",
-            dependencies: ["Networking", "NetworkingTesting"],
+            dependencies: ["Networking", "NetworkingFixtures"],
             resources: [.copy("Fixtures")]
         ),
         .executableTarget(

@@ -57,7 +57,7 @@ struct ChainBenchmark {
         let response = HTTPResponse(status: .ok, url: url)
         let transport = CannedTransport(body: body, response: response)
         let behavior: any RequestBehavior = variant == "c" ? FullChain.make() : EmptyBehavior()
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: behavior)
         let request = NetworkRequest<Data>(path: "/items")
         for _ in 0..<iterations {
@@ -75,7 +75,7 @@ struct ChainBenchmark {
     static func timerMemoryPhase(first: Int, total: Int) async throws -> (Int, Int) {
         let url = URL(string: "http://bench.invalid/v1/items")!
         let canned = CannedTransport(body: Data("{}".utf8), response: HTTPResponse(status: .ok, url: url))
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: canned))
         let request = NetworkRequest<Data>(path: "/items")
         let send: @Sendable () async throws -> Void = { _ = try await client.send(request) }
@@ -90,10 +90,10 @@ struct ChainBenchmark {
         let url = URL(string: "http://bench.invalid/v1/items")!
         let response = HTTPResponse(status: .ok, url: url)
         let transport = CannedTransport(body: body, response: response)
-        let empty = try NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
-        let plain = try NetworkClient(
+        let empty = NetworkClient(baseURL: URL(string: "http://bench.invalid/v1"), transport: transport)
+        let plain = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: PlainCannedTransport(canned: transport))
-        let full = try NetworkClient(
+        let full = NetworkClient(
             baseURL: URL(string: "http://bench.invalid/v1"), transport: transport, behavior: FullChain.make())
         let raw = HTTPRequest(url: url)
         let dataRequest = NetworkRequest<Data>(path: "/items")

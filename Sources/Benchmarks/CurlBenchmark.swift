@@ -33,7 +33,7 @@ struct CurlBenchmark {
         defer { server.stop() }
         let raw = RawBaseline(url: server.payloadURL)
         let transport = try CurlTransport()
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: transport, behavior: FullChain.make())
         let request = NetworkRequest<Data>(path: "/payload.json")
         let url = server.payloadURL.absoluteString

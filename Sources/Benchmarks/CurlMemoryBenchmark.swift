@@ -30,7 +30,7 @@ enum CurlMemoryBenchmark {
         try handle.truncate(atOffset: UInt64(slowBytes))
         try handle.close()
         chmod(file.path, 0o644)
-        let probe = try NetworkClient(baseURL: nil, transport: try CurlTransport())
+        let probe = NetworkClient(baseURL: nil, transport: try CurlTransport())
         try await CurlBenchmark.waitUntilServing {
             _ = try await probe.send(NetworkRequest<Data>(url: server.payloadURL))
         }
@@ -64,7 +64,7 @@ enum CurlMemoryBenchmark {
     static func childPhase(kind: String, url: String) async throws {
         guard let target = URL(string: url) else { throw BenchmarkError("bad URL \(url)") }
         let transport: any HTTPTransport = kind == "reading-urlsession" ? URLSessionTransport() : try CurlTransport()
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: target.deletingLastPathComponent(), transport: transport,
                 behavior: FullChain.make(), timeout: .seconds(120), deadline: .seconds(600)))

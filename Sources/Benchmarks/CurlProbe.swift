@@ -28,14 +28,14 @@ enum CurlProbe {
         let baseURL = URL(string: "http://127.0.0.1:\(server.port)")
         for (part, behavior) in [("client", CombinedBehavior([])), ("chain", FullChain.make())]
         where parts.contains(part) {
-            let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: behavior)
+            let client = NetworkClient(baseURL: baseURL, transport: transport, behavior: behavior)
             let call = NetworkRequest<Data>(path: "/payload.json")
             for _ in 0..<200 { _ = try await client.send(call) }
             let name = part == "client" ? "client, no behaviors" : "client, full chain"
             try await time(name, count) { _ = try await client.send(call) }
         }
         if parts.contains("chain-on-loop"), #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
-            let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
+            let client = NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
             let call = NetworkRequest<Data>(path: "/payload.json")
             try await withTaskExecutorPreference(transport.executor) {
                 for _ in 0..<200 { _ = try await client.send(call) }
@@ -43,7 +43,7 @@ enum CurlProbe {
             }
         }
         if parts.contains("chain16") {
-            let client = try NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
+            let client = NetworkClient(baseURL: baseURL, transport: transport, behavior: FullChain.make())
             let call = NetworkRequest<Data>(path: "/payload.json")
             _ = try await Measure.throughput(total: 5_000, concurrency: 16) { _ = try await client.send(call) }
             let cpu = CurlBenchmark.cpuSeconds()

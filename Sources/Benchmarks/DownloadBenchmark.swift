@@ -72,7 +72,7 @@ struct DownloadBenchmark {
     /// The child process: downloads `url` to `destination`; prints peak RSS in KiB, seconds, and bytes.
     static func downloadPhase(url: String, destination: String) async throws {
         guard let source = URL(string: url) else { throw BenchmarkError("bad URL \(url)") }
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(baseURL: source.deletingLastPathComponent(), timeout: .seconds(60)))
         let start = ContinuousClock.now
         let result = try await client.download(

@@ -24,10 +24,10 @@ struct LoopbackBenchmark {
         let server = try NginxServer(payload: payload)
         defer { server.stop() }
         let raw = RawBaseline(url: server.payloadURL)
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
             behavior: FullChain.make())
-        let bare = try NetworkClient(
+        let bare = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make())
         let request = NetworkRequest<Data>(path: "/payload.json")
         try await Self.waitUntilServing(raw)
@@ -69,7 +69,7 @@ struct LoopbackBenchmark {
         defer { server.stop() }
         let raw = RawBaseline(url: server.payloadURL)
         try await waitUntilServing(raw)
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)"), transport: URLTransportFactory.make(),
             behavior: FullChain.make())
         let request = NetworkRequest<Data>(path: "/payload.json")

@@ -69,7 +69,7 @@ enum UploadBenchmark {
         }
         guard let port = Int(String(decoding: portText, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw BenchmarkError("the upload sink did not start") }
-        let client = try NetworkClient(baseURL: URL(string: "http://127.0.0.1:\(port)"))
+        let client = NetworkClient(baseURL: URL(string: "http://127.0.0.1:\(port)"))
         let before = Measure.peakResidentKiB()
         var form = MultipartFormData()
         form.appendFile(file, name: "file")

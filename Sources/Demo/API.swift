@@ -46,7 +46,7 @@ enum API {
             .coalescing(table: console.inFlight),
         ])
         let transport = WireTap(base: backend.transport(clock: clock) ?? DefaultTransport.shared, console: console)
-        return try NetworkClient(
+        return NetworkClient(
             configuration: .init(baseURL: backend.baseURL, transport: transport, behavior: behavior, clock: clock))
     }
 }

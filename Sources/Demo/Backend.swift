@@ -1,6 +1,6 @@
 import Foundation
 import Networking
-import NetworkingTesting
+import NetworkingFixtures
 
 /// Where the demo's calls go: the bundled fixtures (the default: no server, no network) or a live server.
 enum Backend: Sendable, Equatable {

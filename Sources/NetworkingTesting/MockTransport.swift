@@ -10,7 +10,7 @@ import NetworkingCore
 /// let mock = MockTransport()
 ///     .stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
 ///     .stub(.get, "/users/2", .serviceUnavailable(retryAfter: 1), .success(User(id: 2, name: "Lin")))
-/// let client = try NetworkClient(baseURL: URL(string: "https://api.test")!, transport: mock)
+/// let client = NetworkClient(baseURL: URL(string: "https://api.test")!, transport: mock)
 /// let user = try await client.send(NetworkRequest<User>(path: "/users/1"))
 /// #expect(mock.recordedRequests.map(\.path) == ["/users/1"])
 /// ```

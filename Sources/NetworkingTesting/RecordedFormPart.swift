@@ -99,3 +99,8 @@ public struct RecordedFormPart: Sendable, Hashable {
         return nil
     }
 }
+
+extension RecordedFormPart.DecodingError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

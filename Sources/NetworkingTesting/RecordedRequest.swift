@@ -137,3 +137,8 @@ extension RecordedRequest: CustomStringConvertible {
         "\(method.rawValue) \(request.path)"
     }
 }
+
+extension RecordedRequest.MissingBody: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

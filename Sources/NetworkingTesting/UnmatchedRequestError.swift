@@ -1,3 +1,4 @@
+import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
@@ -30,4 +31,9 @@ public struct UnmatchedRequestError: Error, Sendable, Hashable, CustomStringConv
         let known = stubs.isEmpty ? "the mock has no stubs" : "stubs: " + stubs.joined(separator: ", ")
         return "no stub for \(request); \(known)"
     }
+}
+
+extension UnmatchedRequestError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }

@@ -7,12 +7,10 @@ extension NetworkClient {
     /// - Parameters:
     ///   - baseURL: The URL request paths are appended to.
     ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
-    /// - Throws: `BehaviorConflictError` when `behavior` holds two behaviors of one exclusive placement, or an
-    ///   override.
-    public convenience init(
-        baseURL: URL?, behavior: any RequestBehavior = EmptyBehavior()
-    ) throws(BehaviorConflictError) {
-        try self.init(baseURL: baseURL, transport: DefaultTransport.shared, behavior: behavior)
+    ///
+    /// A conflict in `behavior` stops the program here, as `init(configuration:)` says.
+    public convenience init(baseURL: URL?, behavior: any RequestBehavior = EmptyBehavior()) {
+        self.init(baseURL: baseURL, transport: DefaultTransport.shared, behavior: behavior)
     }
 }
 

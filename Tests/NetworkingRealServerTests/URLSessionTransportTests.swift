@@ -219,7 +219,7 @@ extension RealServerTests {
         }
 
         @Test func refusedPortIsCannotConnect() async throws {
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 baseURL: URL(string: "http://127.0.0.1:1")!, transport: URLSessionTransport())
             let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/")) }
             #expect(error?.kind == .transport(.cannotConnect))
@@ -273,7 +273,7 @@ extension RealServerTests {
 
         @Test func anEnormousTimeLimitMeansNoLimitAndNeverOverflows() async throws {
             let transport = URLSessionTransport()
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: transport, timeout: .seconds(Int64.max / 2),
                     deadline: .seconds(Int64.max)))

@@ -48,7 +48,7 @@ package enum FaultServer {
 
     /// The hits the server counted for `key`.
     package static func hits(_ key: String) async throws -> Hits {
-        let client = try NetworkClient(baseURL: try await url())
+        let client = NetworkClient(baseURL: try await url())
         return try await client.send(
             NetworkRequest<Hits>(path: "/__hits", query: [URLQueryItem(name: "key", value: key)]))
     }
@@ -56,7 +56,7 @@ package enum FaultServer {
     /// The port of the server's second plain listener on 127.0.0.1: another origin with the same routes and hits.
     package static func alternatePort() async throws -> Int {
         struct Ports: Decodable, Sendable { let alternate: Int }
-        let client = try NetworkClient(baseURL: try await url())
+        let client = NetworkClient(baseURL: try await url())
         return try await client.send(NetworkRequest<Ports>(path: "/__ports")).alternate
     }
 
@@ -85,14 +85,14 @@ package enum FaultServer {
     /// The self-signed listener's counts (`/__tls`), or with `trusted` those of the listener whose certificate the
     /// run's authority signed (`/__tls-trusted`).
     package static func tlsStats(trusted: Bool = false) async throws -> TLSStats {
-        let client = try NetworkClient(baseURL: try await url())
+        let client = NetworkClient(baseURL: try await url())
         return try await client.send(NetworkRequest<TLSStats>(path: trusted ? "/__tls-trusted" : "/__tls"))
     }
 
     /// The counts of the listener demanding a client certificate the run's authority signed, TLS 1.3 only
     /// (`/__tls-mutual13`) or TLS 1.2 only (`/__tls-mutual12`), with the identities it offers.
     package static func mutualTLSStats(tls13: Bool) async throws -> TLSStats {
-        let client = try NetworkClient(baseURL: try await url())
+        let client = NetworkClient(baseURL: try await url())
         return try await client.send(NetworkRequest<TLSStats>(path: tls13 ? "/__tls-mutual13" : "/__tls-mutual12"))
     }
 
@@ -140,7 +140,7 @@ package func loopbackClient(
     var configuration = NetworkClient.Configuration(
         baseURL: baseURL, transport: transport, behavior: behavior, timeout: timeout)
     configure(&configuration)
-    return try NetworkClient(configuration: configuration)
+    return try NetworkClient(validating: configuration)
 }
 
 package struct FaultServerError: Error, CustomStringConvertible {

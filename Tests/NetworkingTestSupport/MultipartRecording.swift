@@ -11,7 +11,7 @@ package enum MultipartRecording {
     /// Sends `form` through a client on a mock and returns what the mock recorded, or the client's error.
     package static func send(_ form: MultipartFormData) async throws -> (RecordedRequest?, NetworkError?) {
         let transport = MockTransport().stub(.post, "/uploads", .json("{}"))
-        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         do {
             _ = try await client.send(NetworkRequest<EmptyResponse>(.post, path: "/uploads", body: .multipart(form)))
             return (transport.requests(to: .post, "/uploads").first, nil)

@@ -21,7 +21,7 @@ package enum ProxyServer {
 
     /// The counts of the proxy (asked directly, not through it).
     package static func stats(credentials: Bool = false) async throws -> Stats {
-        let client = try NetworkClient(baseURL: try await url(credentials: credentials))
+        let client = NetworkClient(baseURL: try await url(credentials: credentials))
         return try await client.send(NetworkRequest<Stats>(path: "/__stats"))
     }
 

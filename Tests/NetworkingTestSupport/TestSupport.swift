@@ -25,7 +25,8 @@ package struct TestError: Error, Equatable {
 
 package let testBaseURL = URL(string: "https://api.example.test/v1")!
 
-/// A client on `transport` with `behavior`, a test clock and the test base URL.
+/// A client on `transport` with `behavior`, a test clock and the test base URL; a conflict in `behavior` is thrown
+/// (`NetworkClient(validating:)`), so tests of conflicts read it instead of stopping the test process.
 package func makeClient(
     transport: any HTTPTransport,
     behavior: any RequestBehavior = EmptyBehavior(),
@@ -34,7 +35,7 @@ package func makeClient(
     deadline: Duration? = .seconds(300)
 ) throws -> NetworkClient {
     try NetworkClient(
-        configuration: .init(
+        validating: .init(
             baseURL: testBaseURL, transport: transport, behavior: behavior, timeout: timeout, deadline: deadline,
             clock: clock))
 }

@@ -964,9 +964,15 @@ class TLSFaultServer(FaultServer):
         self.state.count("connections")
         request.settimeout(10)
         try:
-            tls_socket = self.ssl_context.wrap_socket(request, server_side=True)
+            tls_socket = self.ssl_context.wrap_socket(request, server_side=True, do_handshake_on_connect=False)
         except (ssl.SSLError, OSError):
             self.state.count("failed")
+            return
+        try:
+            tls_socket.do_handshake()
+        except (ssl.SSLError, OSError):
+            self.state.count("failed")
+            drain_then_close(tls_socket)
             return
         self.state.count("ok")
         tls_socket.settimeout(None)
@@ -977,6 +983,29 @@ class TLSFaultServer(FaultServer):
                 tls_socket.close()
             except OSError:
                 pass
+
+
+def drain_then_close(tls_socket):
+    """Closes a connection whose handshake failed after reading what the client sent meanwhile (at most 1 s).
+
+    Under TLS 1.3 the client finishes its side of the handshake and sends its request before the server refuses
+    its certificate; closing with that request unread makes the kernel send a reset, which can reach the client
+    before it reads the server's alert and destroy it (the client then sees only a reset). A lingering close, as
+    nginx makes, lets the alert arrive."""
+    try:
+        raw = socket.fromfd(tls_socket.fileno(), socket.AF_INET, socket.SOCK_STREAM)
+    except OSError:
+        tls_socket.close()
+        return
+    try:
+        raw.settimeout(1)
+        while raw.recv(65536):
+            pass
+    except OSError:
+        pass
+    finally:
+        raw.close()
+        tls_socket.close()
 
 
 def openssl(*arguments):

@@ -82,3 +82,8 @@ public struct AuthorizationScheme: Sendable, Hashable {
         public var description: String { reason }
     }
 }
+
+extension AuthorizationScheme.InvalidCredential: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

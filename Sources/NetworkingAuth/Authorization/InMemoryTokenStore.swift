@@ -5,7 +5,7 @@ import NetworkingCore
 ///
 /// ```swift
 /// let tokens = InMemoryTokenStore()
-/// let client = try NetworkClient(baseURL: apiURL, behavior: .authorization(.bearer, store: tokens))
+/// let client = NetworkClient(baseURL: apiURL, behavior: .authorization(.bearer, store: tokens))
 /// tokens.set(loginResponse.accessToken)
 /// ```
 /// Safe to share between tasks: reads and writes go through a lock. It never throws.

@@ -70,3 +70,8 @@ public enum TokenRefreshError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension TokenRefreshError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -9,7 +9,7 @@ import NetworkingCore
 ///     initial: AccessCredential(token: savedToken, expiresAt: savedExpiry),
 ///     refresher: ClosureTokenRefresher { _ in try await AuthAPI.refresh() }
 /// )
-/// let client = try NetworkClient(baseURL: api, behavior: CombinedBehavior([.retry(), auth]))
+/// let client = NetworkClient(baseURL: api, behavior: CombinedBehavior([.retry(), auth]))
 /// ```
 ///
 /// - **Single flight.** However many calls meet a 401 or an expired credential at once, the refresher runs once;

@@ -7,7 +7,7 @@ import NetworkingCore
 ///
 /// ```swift
 /// let jar = InMemoryCookieJar()
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: URL(string: "https://shop.example.com")!,
 ///     behavior: CombinedBehavior([.retry(), .cookies(jar: jar)])
 /// )

@@ -1,12 +1,16 @@
+import Foundation
 import NetworkingHTTP
 
-/// A client-wide behavior that cannot work as given, found when the client is built: ``NetworkClient``'s
-/// initializers throw it, so a mistake stops the app where the client is configured, never at request time.
+/// A client-wide behavior that cannot work as given, found when the client is built, never at request time:
+/// ``NetworkClient``'s initializers stop the program with its message (a behavior written in code that conflicts
+/// is a programmer error, caught the first time the app starts), and ``NetworkClient/init(validating:)`` throws it,
+/// for behaviors assembled at run time.
 ///
 /// ```swift
 /// do {
-///     _ = try NetworkClient(baseURL: api, transport: transport, behavior: CombinedBehavior([.retry(), .retry()]))
-/// } catch let error as BehaviorConflictError {
+///     let behavior = CombinedBehavior([.retry(), .retry()])
+///     _ = NetworkClient(validating: .init(baseURL: api, transport: transport, behavior: behavior))
+/// } catch {
 ///     print(error)  // two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one ...
 /// }
 /// ```
@@ -49,4 +53,9 @@ public struct BehaviorConflictError: Error, Sendable, Hashable, CustomStringConv
                 + " pass it per call: client.send(request, behavior: .without(...))"
         }
     }
+}
+
+extension BehaviorConflictError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }

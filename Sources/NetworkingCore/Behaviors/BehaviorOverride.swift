@@ -17,7 +17,8 @@ import NetworkingHTTP
 /// of the first match, so the chain order stays as the client defined it, and the other matches are removed; when
 /// no client-wide behavior matches, the replacement runs where the override stands in the per-request behavior.
 /// `.without` of an absent type does nothing. An override placed in the client-wide behavior is a mistake that
-/// would do nothing: building the client throws ``BehaviorConflictError`` (`.overrideOutsideCall`), saying so.
+/// would do nothing: building the client stops the program with ``BehaviorConflictError`` (`.overrideOutsideCall`),
+/// saying so (``NetworkClient/init(validating:)`` throws it).
 public struct BehaviorOverride: RequestBehavior {
     /// What the override does.
     public enum Action: Sendable {

@@ -60,3 +60,8 @@ public struct BehaviorSettingsError: Error, Sendable, Hashable, CustomStringConv
         }
     }
 }
+
+extension BehaviorSettingsError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -6,14 +6,19 @@ import NetworkingHTTP
 /// Build one client at start-up with the behaviors every call needs, and pass per-request behaviors at call sites:
 /// ```swift
 /// enum API {
-///     static let client = try NetworkClient(
+///     static let client = NetworkClient(
 ///         baseURL: URL(string: "https://api.example.com")!,
-///         behavior: CombinedBehavior([LogEverything(), AddAPIKey()])
+///         behavior: CombinedBehavior([.logging(), .retry()])
 ///     )
 /// }
-/// let user = try await API.client.send(NetworkRequest<User>(path: "/users/42"), behavior: ShowSpinner())
+/// let user = try await API.client.send(NetworkRequest<User>(path: "/users/42"), behavior: .activityCounter())
 /// ```
 /// The client is immutable and `Sendable`: share it freely between tasks.
+///
+/// A client-wide behavior that cannot work as written (two retries, an override outside a call: see
+/// ``BehaviorConflictError``) is a programmer error, like an index out of range: the initializers stop the program
+/// where the client is built, with the conflict's message, the first time it runs. A behavior assembled from
+/// run-time configuration is checked with ``init(validating:)``, which throws the conflict instead.
 ///
 /// Each call: builds the `HTTPRequest` and refuses a bad one before any I/O; runs it through the client-wide
 /// behavior, then the per-request behavior, then the transport; checks the status; decodes the body. Every
@@ -31,10 +36,35 @@ public final class NetworkClient: Sendable {
 
     /// Creates a client from a full configuration.
     ///
+    /// A client-wide behavior that holds two behaviors of one exclusive placement, or an override, stops the
+    /// program here with the ``BehaviorConflictError``'s message (`precondition`): written in code, it is a
+    /// programmer error. Use ``init(validating:)`` for a behavior assembled at run time.
+    ///
+    /// - Parameter configuration: Everything the client is built from.
+    public convenience init(configuration: Configuration) {
+        do {
+            try self.init(validating: configuration)
+        } catch {
+            preconditionFailure("NetworkClient: the client-wide behavior cannot work as written: \(error)")
+        }
+    }
+
+    /// Creates a client from a full configuration, throwing a conflict in its client-wide behavior: for behaviors
+    /// assembled from run-time configuration (a settings screen, a remote flag), where a conflict is not a
+    /// programmer error and should be reported, not trap.
+    ///
+    /// ```swift
+    /// do {
+    ///     client = NetworkClient(validating: .init(baseURL: api, transport: transport, behavior: chosen))
+    /// } catch {
+    ///     report(error)  // two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one ...
+    /// }
+    /// ```
+    ///
     /// - Parameter configuration: Everything the client is built from.
     /// - Throws: ``BehaviorConflictError`` when the client-wide behavior holds two behaviors of one exclusive
     ///   placement, or an override.
-    public init(configuration: Configuration) throws(BehaviorConflictError) {
+    public init(validating configuration: Configuration) throws(BehaviorConflictError) {
         self.configuration = configuration
         self.builder = RequestBuilder(
             baseURL: configuration.baseURL, encoder: configuration.encoder,
@@ -51,14 +81,14 @@ public final class NetworkClient: Sendable {
     ///   - transport: How requests travel. With `import Networking`, `NetworkClient(baseURL:behavior:)` uses the
     ///     platform's default transport.
     ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
-    /// - Throws: ``BehaviorConflictError`` when `behavior` holds two behaviors of one exclusive placement, or an
-    ///   override.
+    ///
+    /// A conflict in `behavior` stops the program here, as ``init(configuration:)`` says.
     public convenience init(
         baseURL: URL?,
         transport: any HTTPTransport,
         behavior: any RequestBehavior = EmptyBehavior()
-    ) throws(BehaviorConflictError) {
-        try self.init(configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior))
+    ) {
+        self.init(configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior))
     }
 
     /// Sends `request` and returns its decoded value.

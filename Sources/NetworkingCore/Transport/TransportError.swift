@@ -85,3 +85,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         return "\(code.rawValue)\(kind): \(message)\(suffix)"
     }
 }
+
+extension TransportError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -51,7 +51,7 @@ public final class CurlTransport: HTTPTransport, InterruptibleTransport {
     ///
     /// ```swift
     /// let transport = try CurlTransport()
-    /// let client = try NetworkClient(baseURL: api, transport: transport)
+    /// let client = NetworkClient(baseURL: api, transport: transport)
     /// let profile = try await withTaskExecutorPreference(transport.executor) {
     ///     try await client.send(NetworkRequest<Profile>(path: "/me"))
     /// }

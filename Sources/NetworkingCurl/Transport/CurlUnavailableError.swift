@@ -1,3 +1,4 @@
+import Foundation
 /// libcurl could not be used: the library is missing, lacks a function the transport needs, is older than 7.68, is
 /// too old for the configuration (a client identity needs 7.71; own authorities or `trustsSystemAuthorities: false`
 /// need 7.77), or could not make its multi handle. Thrown when a `CurlTransport` is made, so a client forced onto
@@ -20,4 +21,9 @@ public struct CurlUnavailableError: Error, Sendable, Hashable, CustomStringConve
 
     /// `the libcurl transport is unavailable (libcurl.so.4): reason`.
     public var description: String { "the libcurl transport is unavailable (\(library)): \(reason)" }
+}
+
+extension CurlUnavailableError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }

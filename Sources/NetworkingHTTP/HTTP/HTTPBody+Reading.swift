@@ -156,3 +156,18 @@ extension HTTPBody {
         return "the body produced \(produced) bytes, not the announced \(announced)"
     }
 }
+
+extension HTTPBody.ConsumedError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}
+
+extension HTTPBody.SecondReaderError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}
+
+extension HTTPBody.TooLargeError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -7,7 +7,7 @@ import NetworkingCore
 /// `If-Modified-Since`.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     configuration: .init(
 ///         baseURL: URL(string: "https://api.example.com")!,
 ///         behavior: CombinedBehavior([.retry(), .authorization(.bearer, store: tokens), .httpCache()])))

@@ -6,7 +6,7 @@ import NetworkingCore
 /// it is back.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.retry(), .circuitBreaker()])
 /// )

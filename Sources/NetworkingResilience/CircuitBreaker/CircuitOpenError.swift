@@ -45,3 +45,8 @@ public struct CircuitOpenError: PolicyRejection, Sendable, Hashable, CustomStrin
         return "the circuit for \(key) is \(phase.rawValue) and its probes are out; the call was not sent"
     }
 }
+
+extension CircuitOpenError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

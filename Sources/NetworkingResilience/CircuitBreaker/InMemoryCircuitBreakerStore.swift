@@ -7,7 +7,7 @@ import NetworkingCore
 /// Keys are never forgotten: with the default scope there is one per host and port the app talks to.
 /// ```swift
 /// let store = InMemoryCircuitBreakerStore()
-/// let client = try NetworkClient(baseURL: url, behavior: .circuitBreaker(store: store))
+/// let client = NetworkClient(baseURL: url, behavior: .circuitBreaker(store: store))
 /// // later
 /// let phase = store.state(for: "api.example.com:443")?.phase
 /// ```

@@ -6,7 +6,7 @@ import NetworkingCore
 /// transport call and gets its outcome, decoded as its own `NetworkRequest` asks.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: URL(string: "https://api.example.com")!,
 ///     behavior: CombinedBehavior([.logging(), .retry(), .authorization(.bearer, store: tokens), .coalescing()])
 /// )

@@ -6,7 +6,7 @@ import NetworkingCore
 /// client by default, or per host), later calls waiting in arrival order in a queue of bounded length.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.concurrencyLimit(try ConcurrencyLimitSettings(maximumInFlight: 4)), .retry()])
 /// )

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
@@ -30,4 +31,9 @@ public struct ConcurrencyLimitExceededError: PolicyRejection, Sendable, Hashable
         return "\(owner) has \(maximumInFlight) calls in flight and \(maximumQueueLength) waiting, its limits; "
             + "the call was not sent"
     }
+}
+
+extension ConcurrencyLimitExceededError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }

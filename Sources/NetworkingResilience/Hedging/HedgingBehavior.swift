@@ -6,7 +6,7 @@ import NetworkingCore
 /// cancels the rest: it cuts tail latency at the cost of a little more load.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.hedging(), .authorization(.bearer, store: tokens)])
 /// )

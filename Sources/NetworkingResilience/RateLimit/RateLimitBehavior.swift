@@ -6,7 +6,7 @@ import NetworkingCore
 /// Many Requests` with `Retry-After`.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.rateLimit(), .retry(), .circuitBreaker()])
 /// )

@@ -37,3 +37,8 @@ public struct RateLimitedError: PolicyRejection, Sendable, Hashable, CustomStrin
         (duration.timeInterval * 1000).rounded() / 1000
     }
 }
+
+extension RateLimitedError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

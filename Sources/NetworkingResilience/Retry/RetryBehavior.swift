@@ -5,7 +5,7 @@ import NetworkingCore
 /// Sends a failed request again, as a ``RetryPolicy`` decides, waiting on an injected clock between attempts.
 ///
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: url,
 ///     behavior: CombinedBehavior([.retry(onRetry: { print($0) }), AuthorizationHeader()])
 /// )

@@ -17,7 +17,7 @@ import NetworkingCore
 /// ```swift
 /// var policy = RetryPolicy.default
 /// policy.maximumAttempts = 5
-/// let client = try NetworkClient(baseURL: url, behavior: .retry(policy))
+/// let client = NetworkClient(baseURL: url, behavior: .retry(policy))
 /// ```
 public struct RetryPolicy: Sendable, Hashable {
     /// How many attempts a call may make in all, the first one included. `1` turns retrying off.

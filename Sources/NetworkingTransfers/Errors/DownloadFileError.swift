@@ -37,3 +37,8 @@ public struct DownloadFileError: Error, Sendable, Hashable, CustomStringConverti
     /// `cannot write /tmp/file.partial: No space left on device`.
     public var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
 }
+
+extension DownloadFileError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -49,3 +49,8 @@ public struct EventStreamContentTypeError: Error, Sendable, Hashable, CustomStri
             + "reconnection made"
     }
 }
+
+extension EventStreamContentTypeError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -13,8 +13,18 @@ extension ServerSentEventSource {
     ///     return chunks
     /// }
     /// ```
-    public struct EndOfStream: Error, Sendable, Hashable {
+    public struct EndOfStream: Error, Sendable, Hashable, CustomStringConvertible {
         /// Creates the signal.
         public init() {}
+
+        /// What the signal means.
+        public var description: String {
+            "the server said the event stream is over: the source ends without reconnecting"
+        }
     }
+}
+
+extension ServerSentEventSource.EndOfStream: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }

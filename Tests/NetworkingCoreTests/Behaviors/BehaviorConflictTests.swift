@@ -48,6 +48,58 @@ import NetworkingTestSupport
         #expect(error?.reason == .duplicate(.retry, ["RetryBehavior", "RetryBehavior"]))
     }
 
+    /// The form apps write: a shared client in a `static let`, no `try`, with the default transport or one given.
+    enum SharedClients {
+        static let onTheDefaultTransport = NetworkClient(
+            baseURL: URL(string: "https://api.example.test/v1")!,
+            behavior: CombinedBehavior([.logging(to: .discard), .retry()]))
+        static let onATransport = NetworkClient(
+            baseURL: URL(string: "https://api.example.test/v1")!, transport: answering(),
+            behavior: CombinedBehavior([.logging(to: .discard), .retry()]))
+    }
+
+    @Test func aSharedClientIsAStaticLetWithoutTry() async throws {
+        #expect(SharedClients.onTheDefaultTransport.configuration.baseURL?.host == "api.example.test")
+        try await SharedClients.onATransport.send(NetworkRequest<Void>(path: "/x"))
+    }
+
+    @Test func aConflictAssembledAtRunTimeIsThrownByTheValidatingInitializer() {
+        let chosen: [any RequestBehavior] = [.retry(clock: TestClock()), .retry(clock: TestClock())]
+        let error = #expect(throws: BehaviorConflictError.self) {
+            try NetworkClient(
+                validating: .init(baseURL: nil, transport: answering(), behavior: CombinedBehavior(chosen)))
+        }
+        #expect(error?.reason == .duplicate(.retry, ["RetryBehavior", "RetryBehavior"]))
+        #expect(error?.localizedDescription.contains("keep one") == true)
+    }
+
+    #if compiler(>=6.2)
+        /// Written in code, a conflict is a programmer error: building the client stops the program there, with the
+        /// conflict's message, as the standard library stops on an index out of range.
+        @Test func aConflictWrittenInCodeStopsTheProgramWhereTheClientIsBuilt() async {
+            let fromConfiguration = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let behavior = CombinedBehavior([.retry(), .retry()])
+                _ = NetworkClient(configuration: .init(baseURL: nil, transport: MockTransport(), behavior: behavior))
+            }
+            let onATransport = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = NetworkClient(
+                    baseURL: nil, transport: MockTransport(), behavior: CombinedBehavior([.retry(), .retry()]))
+            }
+            let onTheDefaultTransport = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                _ = NetworkClient(baseURL: nil, behavior: CombinedBehavior([.without(.credentials)]))
+            }
+            for result in [fromConfiguration, onATransport] {
+                let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+                #expect(
+                    message.contains("two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one"))
+            }
+            let message = String(decoding: onTheDefaultTransport?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(message.contains("is in the client-wide behavior, where it does nothing"))
+        }
+    #endif
+
     @Test func behaviorsOfOneNonExclusivePlacementCombineFreely() async throws {
         let transport = answering()
         let client = try makeClient(

@@ -56,7 +56,7 @@ import NetworkingTestSupport
             var placement: BehaviorPlacement { .coalescing }
             func beforeSend(request: HTTPRequest, context: RequestContext) async { seen.withLock { $0 = request } }
         }
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: answering(),
                 behavior: CombinedBehavior([Spy(seen: seen), .headers(["X-Tenant-Key": "t"])]),

@@ -8,7 +8,7 @@ import NetworkingTestSupport
     struct Receipt: Codable, Sendable, Equatable { let ok: Bool }
 
     static func client(_ transport: MockTransport) throws -> NetworkClient {
-        try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
     }
 
     @Test func aFileBodyReachesTheTransportAsAFileWithItsContentType() async throws {

@@ -12,7 +12,7 @@ import NetworkingTestSupport
 @Suite struct NetworkRequestTests {
     func sent<R>(_ request: NetworkRequest<R>, baseURL: URL? = testBaseURL) async throws -> HTTPRequest {
         let transport = MockTransport { request in (HTTPResponse(status: 200), Data("{}".utf8)) }
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(baseURL: baseURL, transport: transport, clock: SystemClock()))
         _ = try? await client.send(request)
         return try #require(transport.requests.first)

@@ -69,7 +69,7 @@ import NetworkingTestSupport
 
     @Test func relativePathWithoutBaseURLIsRefused() async throws {
         let transport = answering()
-        let client = try NetworkClient(configuration: .init(baseURL: nil, transport: transport, clock: SystemClock()))
+        let client = NetworkClient(configuration: .init(baseURL: nil, transport: transport, clock: SystemClock()))
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
         #expect(error.kind == .invalidRequest)
@@ -80,7 +80,7 @@ import NetworkingTestSupport
     @Test(arguments: ["ftp://files.test/", "file:///tmp/", "http:///nohost", "http://h.test:0/"])
     func anUnusableBaseURLIsRefusedOnEveryCall(base: String) async throws {
         let transport = answering()
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(baseURL: URL(string: base)!, transport: transport, clock: SystemClock()))
         let error = try #require(
             await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
@@ -110,7 +110,7 @@ import NetworkingTestSupport
 
     @Test func aBaseURLWithAQueryIsRefused() async throws {
         let transport = answering()
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test/v1?key=abc")!, transport: transport, clock: SystemClock()))
         let error = try #require(

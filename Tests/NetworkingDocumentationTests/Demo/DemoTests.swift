@@ -57,7 +57,7 @@ import NetworkingTestSupport
         await BehaviorFakes.waitUntil { console.inFlight.calls.first?.waiterCount == 5 }
         clock.advance(by: .seconds(1))
         await clock.waitForSleepers(1)  // step 5: the circuit's break
-        clock.advance(by: API.breakerSettings.breakDuration)
+        clock.advance(by: Demo.API.breakerSettings.breakDuration)
         return (try await demo.value, lines.current)
     }
 
@@ -74,7 +74,7 @@ import NetworkingTestSupport
         let sent = output.filter { $0.contains("] GET https://fixtures.invalid/") }
         #expect(sent.count == 15)
         #expect(sent.allSatisfy { $0.contains(#"Authorization="<redacted>""#) })
-        #expect(!output.contains { $0.contains(API.demoToken) })
+        #expect(!output.contains { $0.contains(Demo.API.demoToken) })
         #expect(output.contains { $0.contains("⏱ search screen: GET /name/peru answered in ") })
         #expect(output.contains("  GET /alpha/jp       JP    Japan        Tokyo      Asia      125,836,021"))
         #expect(!output.contains { $0.contains("\u{1B}[") })

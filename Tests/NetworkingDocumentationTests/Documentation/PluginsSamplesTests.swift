@@ -15,7 +15,7 @@ import NetworkingTestSupport
 
 func recommendedOrderSample() throws -> NetworkClient {
     let tokens = InMemoryTokenStore("token-from-login")
-    let client = try NetworkClient(
+    let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!,
         behavior: CombinedBehavior([
             .activityCounter { isBusy in print(isBusy ? "busy" : "idle") },
@@ -85,7 +85,7 @@ struct LegacySigner: RequestBehavior {
 @Test func timingWrapsTheWholeCall() async throws {
     let log = EventLog()
     let mock = MockTransport().stub(.get, "/items", .json("[]"))
-    let client = try NetworkClient(
+    let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
         behavior: CombinedBehavior([
             Timing { name, _ in log.append("timed \(name)") }, RecordingBehavior("inner", log: log),
@@ -101,14 +101,14 @@ struct LegacySigner: RequestBehavior {
     init() async throws {
         let backend = MockTransport().stub(.get, "/items", .serviceUnavailable(), .json(#"["a", "b"]"#))
         let recorder = RecordingTransport(wrapping: backend, directory: recordedFolder, mode: .recordAll, basePath: "/v1")
-        let live = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
+        let live = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
         _ = try? await live.send(NetworkRequest<[String]>(path: "/items"))
         _ = try await live.send(NetworkRequest<[String]>(path: "/items"))
     }
 
 @Test func retryGetsPastTheRecorded503() async throws {
     let clock = TestClock()
-    let client = try NetworkClient(
+    let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!,
         transport: RecordingTransport(replaying: recordedFolder, basePath: "/v1"),
         behavior: .retry(clock: clock))
@@ -158,7 +158,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
 
     @Test func signInOptsOutOfAuthorizationAndRetry() async throws {
         let mock = MockTransport().stub(.post, "/login", .serviceUnavailable(retryAfter: 0), .json("{}"))
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization(.bearer) { "t" }])))

@@ -7,13 +7,13 @@ import NetworkingTestSupport
 // The HTTP cache example of README.md, verbatim (indentation aside), so the compiler checks it; the suite below
 // checks that README.md still shows exactly this code.
 
-func readmeCacheExample(services: AppServices) throws -> NetworkClient {
+func readmeCacheExample() -> NetworkClient {
 let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")
-let cachedClient = try NetworkClient(
+let cachedClient = NetworkClient(
     baseURL: URL(string: "https://api.example.com/v1")!,
     behavior: CombinedBehavior([
         .retry(),
-        .authorization(.bearer, store: services.tokens),
+        .authorization(.bearer, store: API.tokens),
         .httpCache(store: DiskHTTPCacheStore(directory: cacheFolder)) { event in
             if event.kind == .revalidated { print("served from cache (revalidated): \(event.requestName)") }
         },
@@ -28,7 +28,7 @@ return cachedClient
         #expect(DocumentSamples.lines(of: block).count == 11)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "HTTPCacheAndCookies.md's cache example is not the code compiled here")
 
-        let behavior = try #require((try readmeCacheExample(services: AppServices())).configuration.behavior as? CombinedBehavior)
+        let behavior = try #require(readmeCacheExample().configuration.behavior as? CombinedBehavior)
         #expect(behavior.behaviors.count == 3)
         #expect(behavior.behaviors[1] is AuthorizationBehavior)
         let cache = try #require(behavior.behaviors.last as? HTTPCacheBehavior)

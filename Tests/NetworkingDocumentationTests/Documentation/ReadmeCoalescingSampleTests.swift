@@ -8,7 +8,7 @@ import NetworkingTestSupport
 // The coalescing example of README.md's Resilience section, verbatim (indentation aside), so the compiler checks it.
 
 func coalescingExample(tokens: InMemoryTokenStore) async throws -> (Profile, Profile) {
-let coalescedClient = try NetworkClient(
+let coalescedClient = NetworkClient(
     baseURL: URL(string: "https://api.example.com/v1")!,
     behavior: CombinedBehavior([.retry(), .authorization(.bearer, store: tokens), .coalescing()])
 )

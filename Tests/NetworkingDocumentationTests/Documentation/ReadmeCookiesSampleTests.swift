@@ -9,7 +9,7 @@ import NetworkingTestSupport
 
 func cookiesExample() throws -> (NetworkClient, InMemoryCookieJar) {
 let cookieJar = InMemoryCookieJar()
-let shopClient = try NetworkClient(
+let shopClient = NetworkClient(
     baseURL: URL(string: "https://shop.example.com")!,
     behavior: CombinedBehavior([.retry(), .cookies(jar: cookieJar)])
 )

@@ -18,7 +18,7 @@ import NetworkingTestSupport
 
 // Metrics.md's metrics example, verbatim: compiled here and checked against README.md below.
 func metricsReadmeExample() throws -> NetworkClient {
-let client = try NetworkClient(
+let client = NetworkClient(
     baseURL: URL(string: "https://api.example.com")!,
     behavior: CombinedBehavior([.metrics { metrics in print(metrics) }, .retry()])
 )

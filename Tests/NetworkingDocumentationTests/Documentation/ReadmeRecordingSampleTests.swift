@@ -11,7 +11,7 @@ import NetworkingTestSupport
 func readmeRecordingExample(fixturesFolder: URL) async throws -> (NetworkClient, DriftReport) {
 let recorder = RecordingTransport(
     wrapping: DefaultTransport.shared, directory: fixturesFolder, mode: .recordMissing, basePath: "/v1")
-let client = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
+let client = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
 // Tests replay the folder offline: RecordingTransport(replaying: fixturesFolder, basePath: "/v1") or FixtureTransport.
 let report = await DriftReport.check(
     directory: fixturesFolder, against: DefaultTransport.shared, baseURL: URL(string: "https://api.example.com/v1")!)
@@ -29,12 +29,12 @@ return (client, report)
         let folder = try FixtureFolder([:])
         let backend = MockTransport().stub(.get, "/items", .json(#"[{"id": 1}]"#))
         let recorder = RecordingTransport(wrapping: backend, directory: folder.url, mode: .recordMissing, basePath: "/v1")
-        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
         _ = try await client.send(NetworkRequest<Data>(path: "/items"))
         _ = try await client.send(NetworkRequest<Data>(path: "/items"))  // a second call: recorded as the next answer
         #expect(backend.requestCount == 2)
 
-        let offline = try NetworkClient(
+        let offline = NetworkClient(
             baseURL: URL(string: "https://api.example.com/v1")!, transport: RecordingTransport(replaying: folder.url, basePath: "/v1"))
         #expect(String(decoding: try await offline.send(NetworkRequest<Data>(path: "/items")), as: UTF8.self).contains("\"id\""))
 

@@ -9,26 +9,22 @@ import NetworkingTestSupport
 
 struct Profile: Codable, Sendable { let id: Int; let name: String }
 
-// One client for the whole app, built once at start-up with the behaviors every call needs. Building it throws
-// when a client-wide behavior cannot work (two retries, say): the mistake stops the app where it is made.
-struct AppServices {
-    let tokens = InMemoryTokenStore()
-    let api: NetworkClient
-
-    init() throws {
-        api = try NetworkClient(
-            baseURL: URL(string: "https://api.example.com/v1")!,
-            behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
-        )
-    }
+// One client for the whole app, built once with the behaviors every call needs. A client-wide behavior that
+// cannot work (two retries, say) stops the app right here, the first time it runs, with a message naming both.
+enum API {
+    static let tokens = InMemoryTokenStore()
+    static let client = NetworkClient(
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
+    )
 }
 
-func profileExamples(services: AppServices) async throws {
+func profileExamples() async throws {
     // Requests are values: what to send, and what comes back.
-    let profile = try await services.api.send(NetworkRequest<Profile>(path: "/profiles/42"))
+    let profile = try await API.client.send(NetworkRequest<Profile>(path: "/profiles/42"))
 
     // A per-request behavior at the call site joins the client-wide ones, each at its placement.
-    let created = try await services.api.send(
+    let created = try await API.client.send(
         NetworkRequest<Profile>(.post, path: "/profiles", body: .json(Profile(id: 0, name: "Ada"))),
         behavior: .idempotencyKey()
     )
@@ -48,7 +44,7 @@ return (transport, apple)
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 func executorExample(api: URL) async throws -> Profile {
 let transport = try CurlTransport()
-let client = try NetworkClient(baseURL: api, transport: transport)
+let client = NetworkClient(baseURL: api, transport: transport)
 let profile = try await withTaskExecutorPreference(transport.executor) {
     try await client.send(NetworkRequest<Profile>(path: "/me"))
 }
@@ -97,9 +93,9 @@ return profile
     }
 
     @Test func theSharedClientIsBuiltWithTheFourClientWideBehaviors() throws {
-        let behavior = try #require((try AppServices()).api.configuration.behavior as? CombinedBehavior)
+        let behavior = try #require(API.client.configuration.behavior as? CombinedBehavior)
         #expect(behavior.behaviors.count == 4)
         #expect(behavior.behaviors.last is AuthorizationBehavior)
-        #expect((try AppServices()).api.configuration.baseURL?.host == "api.example.com")
+        #expect(API.client.configuration.baseURL?.host == "api.example.com")
     }
 }

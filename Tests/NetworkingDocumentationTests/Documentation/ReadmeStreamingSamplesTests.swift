@@ -77,7 +77,7 @@ return request
         let movie = try TestFiles.temporaryFile(Data(repeating: 1, count: 4096), name: "movie")
         defer { try? FileManager.default.removeItem(at: movie) }
         let transport = MockTransport().stub(.put, "/videos/42", .success(ReadmeUploadSample.Receipt(id: 42)))
-        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         let (receipt, _) = try await ReadmeUploadSample.run(client: client, movieURL: movie)
         #expect(receipt == ReadmeUploadSample.Receipt(id: 42))
         #expect(transport.requests(to: .put, "/videos/42").first?.body == Data(repeating: 1, count: 4096))
@@ -90,7 +90,7 @@ return request
         let report = try TestFiles.temporaryFile(Data("quarterly".utf8), name: "report")
         defer { try? FileManager.default.removeItem(at: report) }
         let transport = MockTransport().stub(.post, "/reports", .success(ReadmeUploadSample.Receipt(id: 1)))
-        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         _ = try await client.send(multipartSample(reportURL: report))
         let parts = try #require(transport.requests(to: .post, "/reports").first).formParts()
         #expect(parts.map(\.name) == ["author", "report"])

@@ -62,7 +62,7 @@ import NetworkingTestSupport
             secret = EchoTransport.cookieValue
             clientWide.append(.cookies(jar: jar))
         }
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.example.test/v1")!, transport: EchoTransport(),
                 behavior: CombinedBehavior(clientWide)))

@@ -92,7 +92,7 @@ extension RealServerTests {
                 try await Task.sleep(for: .seconds(4))
                 return AccessCredential(token: "late")
             }
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: TestTransport.make(), behavior: auth,
                     deadline: .seconds(1)))
@@ -112,7 +112,7 @@ extension RealServerTests {
                 try await Task.sleep(for: .seconds(3600))
                 return AccessCredential(token: "never")
             }
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: TestTransport.make(), behavior: auth,
                     timeout: .milliseconds(500), deadline: nil))

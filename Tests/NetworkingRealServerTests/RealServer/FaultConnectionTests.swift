@@ -27,7 +27,7 @@ extension RealServerTests {
         func refusedPortIsRetriedForAnyMethodBecauseNothingWasSent(method: HTTPMethod) async throws {
             // F1: nothing reached a server, so even a POST is safe to send again. No server, so the attempts are counted.
             let counter = AttemptCounter()
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(RetryPolicy(maximumAttempts: 3), clock: TestClock()), counter]))
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil

@@ -22,7 +22,7 @@ extension RealServerTests {
 
         @Test func noErrorTextContainsACredentialTheServerEchoed() async throws {
             let key = FaultServer.newKey("echoed-secrets")
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: TestTransport.make(),
                     behavior: CombinedBehavior([
@@ -53,7 +53,7 @@ extension RealServerTests {
 
         @Test func aTransportErrorNamesTheRequestWithoutItsSecrets() async throws {
             // Port 1 refuses: the error is built from the request alone.
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 configuration: .init(
                     baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
                     behavior: .authorization(.bearer) { "s3cret-token" }))

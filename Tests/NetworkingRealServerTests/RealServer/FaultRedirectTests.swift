@@ -227,7 +227,7 @@ extension RealServerTests {
         @Test func aHeaderDeclaredSensitiveNeverFollowsARedirectToAnotherHostOrPort() async throws {
             // A secret the request sets itself, declared in the client's configuration.
             let key = FaultServer.newKey("declared")
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: TestTransport.make(), timeout: .seconds(30),
                     sensitiveHeaderNames: ["x-session"]))

@@ -195,7 +195,7 @@ extension RealServerTests {
 
         /// Opens `gate`: the held `/whoami` requests answer.
         static func release(_ gate: String, url: URL) async throws {
-            let client = try NetworkClient(baseURL: url)
+            let client = NetworkClient(baseURL: url)
             _ = try await client.send(
                 NetworkRequest<Data>(path: "/__release", query: [URLQueryItem(name: "gate", value: gate)]))
         }

@@ -13,7 +13,7 @@ struct FaultStreamingTests {
     }
 
     static func trickle(_ key: String) async throws -> Trickle {
-        let client = try NetworkClient(baseURL: try await FaultServer.url())
+        let client = NetworkClient(baseURL: try await FaultServer.url())
         return try await client.send(
             NetworkRequest<Trickle>(path: "/__trickle", query: [URLQueryItem(name: "of", value: key)]))
     }

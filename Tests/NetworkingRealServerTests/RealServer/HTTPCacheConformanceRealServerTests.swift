@@ -14,7 +14,7 @@ extension RealServerTests {
         static func client(
             _ transport: CountingTransport, onEvent: @escaping @Sendable (HTTPCacheEvent) -> Void = { _ in }
         ) async throws -> NetworkClient {
-            try NetworkClient(
+            NetworkClient(
                 configuration: .init(
                     baseURL: try await FaultServer.url(), transport: transport,
                     behavior: .httpCache(onEvent: onEvent)))

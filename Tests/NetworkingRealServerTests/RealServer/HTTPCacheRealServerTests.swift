@@ -29,7 +29,7 @@ extension RealServerTests {
         )
             throws -> NetworkClient
         {
-            try NetworkClient(
+            NetworkClient(
                 configuration: .init(baseURL: base, transport: transport, behavior: .httpCache(store: store)))
         }
 

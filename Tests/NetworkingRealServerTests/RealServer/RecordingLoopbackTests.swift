@@ -52,17 +52,17 @@ extension RealServerTests {
             let key = FaultServer.newKey("missing")
             let folder = try FixtureFolder([:])
             let client = { (mode: RecordingTransport.Mode) in
-                try NetworkClient(
+                NetworkClient(
                     baseURL: base,
                     transport: RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: mode))
             }
-            let first = try client(.recordMissing)
+            let first = client(.recordMissing)
             _ = try await first.send(NetworkRequest<Data>(path: "/ok", query: [URLQueryItem(name: "key", value: key)]))
             _ = try await first.send(
                 NetworkRequest<Data>(path: "/status/200", query: [URLQueryItem(name: "key", value: key)]))
             #expect(try await FaultServer.hits(key).count == 2)
 
-            let second = try client(.recordMissing)
+            let second = client(.recordMissing)
             _ = try await second.send(NetworkRequest<Data>(path: "/ok", query: [URLQueryItem(name: "key", value: key)]))
             _ = try await second.send(
                 NetworkRequest<Data>(path: "/echo", query: [URLQueryItem(name: "key", value: key)]))
@@ -79,7 +79,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("secret")
             let folder = try FixtureFolder([:])
             let token = "loopback-token-\(UUID().uuidString)"
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 baseURL: base,
                 transport: RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: .recordAll))
             var request = NetworkRequest<Data>(
@@ -119,7 +119,7 @@ extension RealServerTests {
         @Test func aFolderRecordedFromTheServerShowsNoDriftAgainstIt() async throws {
             let base = try await FaultServer.url()
             let folder = try FixtureFolder([:])
-            let client = try NetworkClient(
+            let client = NetworkClient(
                 baseURL: base,
                 transport: RecordingTransport(wrapping: TestTransport.make(), directory: folder.url, mode: .recordAll))
             _ = try await client.send(

@@ -36,7 +36,7 @@ import NetworkingTestSupport
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let mock = MockTransport(encoder: encoder).stub(
             .get, "/me", .success(Profile(accountNumber: 7, displayName: "Lin")))
-        let client = try NetworkClient(configuration: .init(baseURL: testBaseURL, transport: mock, decoder: decoder))
+        let client = NetworkClient(configuration: .init(baseURL: testBaseURL, transport: mock, decoder: decoder))
 
         // When
         let response = try await client.response(for: NetworkRequest<Profile>(path: "/me"))

@@ -9,7 +9,7 @@ import NetworkingTestSupport
     @Test func retriesAfterA503AndSendsTheToken() async throws {
         let mock = MockTransport()
             .stub(.get, "/users/42", .serviceUnavailable(retryAfter: 1), .success(User(id: 42, name: "Ada")))
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization { "t0ken" }])))

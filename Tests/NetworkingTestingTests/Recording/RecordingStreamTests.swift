@@ -67,7 +67,7 @@ import NetworkingTestSupport
         #expect(!manifest.contains("pacing"))
         let replayClock = TestClock()
         let replay = RecordingTransport(replaying: folder.url, clock: replayClock)
-        let client = try NetworkClient(baseURL: URL(string: "https://api.test")!, transport: replay)
+        let client = NetworkClient(baseURL: URL(string: "https://api.test")!, transport: replay)
         var ids: [String] = []
         for try await event in try client.events(NetworkRequest<Data>(path: "/events"), clock: replayClock) {
             ids.append(event.id)

@@ -32,7 +32,7 @@ import NetworkingTestSupport
         }
 
         let replay = RecordingTransport(replaying: folder.url)
-        let client = try NetworkClient(baseURL: URL(string: "https://api.test")!, transport: replay)
+        let client = NetworkClient(baseURL: URL(string: "https://api.test")!, transport: replay)
         let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/countries/xx")) }
 
         let recordingError = try #require(error?.underlyingError as? RecordingError)
@@ -83,7 +83,7 @@ import NetworkingTestSupport
         let folder = try FixtureFolder(["blocker": "a file where the folder should be"])
         let target = folder.url.appendingPathComponent("blocker/recordings")
         let recorder = RecordingTransport(wrapping: echoBackend(), directory: target, mode: .recordMissing)
-        let client = try NetworkClient(baseURL: URL(string: "https://api.test")!, transport: recorder)
+        let client = NetworkClient(baseURL: URL(string: "https://api.test")!, transport: recorder)
 
         let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/countries/fr")) }
 

@@ -64,7 +64,7 @@ import NetworkingTestSupport
     @Test func theHTTPCacheRevalidatesAgainstFixtures() async throws {
         let folder = try FixtureFolder(["a.GET.json": "{\"a\": 1}"])
         let kinds = LockedBox<[HTTPCacheEvent.Kind]>([])
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: folder.transport,
                 behavior: .httpCache { event in kinds.withLock { $0.append(event.kind) } }))

@@ -114,7 +114,7 @@ import NetworkingTestSupport
         form.append("v", name: "k")
         form.appendFile(file, name: "f")
         let transport = MockTransport().stub(.post, "/uploads", .success(Receipt(ok: true)))
-        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         let call = client.upload(NetworkRequest<Receipt>(.post, path: "/uploads", body: .multipart(form)))
         _ = try await call.value
         var last: TransferProgress?

@@ -71,7 +71,7 @@ import NetworkingTestSupport
     @Test func theItemsGoOutEscapedInTheQueryAndInAFormBody() async throws {
         // Given
         let mock = MockTransport { request in (HTTPResponse(status: 200), Data()) }
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(baseURL: URL(string: "https://api.example.com/v1")!, transport: mock))
         let items = try URLFormEncoder().queryItems(from: Filter(owner: "a&b c", stars: 5))
         // When

@@ -24,7 +24,7 @@ import NetworkingTestSupport
     @Test func aOneTimeStreamIsNotRetriedAndTheRetryPolicySaysWhy() async throws {
         // Given a one-time stream and a PUT, which the default policy retries
         let transport = MockTransport().stub(.put, "/logs", .serviceUnavailable(), .success(["ok": true]))
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "https://api.example.com")!, transport: transport,
             behavior: .retry(.default, clock: TestClock()))
         // When
@@ -40,7 +40,7 @@ import NetworkingTestSupport
 
     @Test func aRestartableStreamIsRetried() async throws {
         let transport = MockTransport().stub(.put, "/logs", .serviceUnavailable(), .success(["ok": true]))
-        let client = try NetworkClient(
+        let client = NetworkClient(
             baseURL: URL(string: "https://api.example.com")!, transport: transport,
             behavior: .retry(.default, clock: TestClock()))
         let value = try await client.send(
@@ -54,7 +54,7 @@ import NetworkingTestSupport
         let stream = HTTPBody(once: Self.chunks(["x"]))
         for try await _ in stream {}
         let transport = MockTransport().stub(.post, "/logs", .success(["ok": true]))
-        let client = try NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
         let error = await expectNetworkError {
             try await client.send(NetworkRequest<[String: Bool]>(.post, path: "/logs", body: .stream(stream)))
         }

@@ -73,7 +73,7 @@ import NetworkingTestSupport
         // The client's own setting, not only the request's, reaches the behavior: cookies change nothing else.
         let transport = Self.site()
         let jar = InMemoryCookieJar()
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.example.test/v1"), transport: transport, behavior: .cookies(jar: jar),
                 followsRedirects: false))

@@ -33,7 +33,7 @@ struct HTTPCacheHarness {
             events.withLock { $0.append(event) }
             continuation.yield(event)
         }
-        client = try NetworkClient(
+        client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: transport,
                 behavior: CombinedBehavior(outer + [cache]), clock: clock))

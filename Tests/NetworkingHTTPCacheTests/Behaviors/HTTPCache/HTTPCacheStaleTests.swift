@@ -20,7 +20,7 @@ import NetworkingTestSupport
             return (HTTPResponse(status: .init(code: 200), headerFields: fields), Data("body".utf8))
         }
         let (events, continuation) = AsyncStream.makeStream(of: HTTPCacheEvent.Kind.self)
-        let client = try NetworkClient(
+        let client = NetworkClient(
             configuration: .init(
                 baseURL: URL(string: "https://api.test")!, transport: transport,
                 behavior: .httpCache(clock: clock) { continuation.yield($0.kind) }, clock: clock))

@@ -9,7 +9,7 @@ import NetworkingCore
 /// ```swift
 /// let transport = RecordingTransport(
 ///     wrapping: liveTransport, directory: fixturesURL, mode: .recordMissing, basePath: "/v1")
-/// let client = try NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
+/// let client = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
 /// ```
 ///
 /// ### Modes

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
@@ -48,9 +49,14 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The reason of a plain ``Kind/missingFixture``, which its description leaves out.
+    package static let fileDoesNotExist = "the file does not exist"
+
     /// One line naming the request, the file and the problem.
     public var description: String {
         switch kind {
+        case .missingFixture where reason != Self.fileDoesNotExist:
+            "no fixture for \(request): looked for \(file) in \(directory); \(reason)"
         case .missingFixture:
             "no fixture for \(request): looked for \(file) in \(directory)"
         case .invalidFixture:
@@ -61,4 +67,9 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
             "no fixture for \(request): \(reason)"
         }
     }
+}
+
+extension FixtureError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }

@@ -58,7 +58,7 @@ import NetworkingCore
 /// Keep the choice in one place: the same client code runs on fixtures or on the network, and `nil` picks the
 /// client's default network transport.
 /// ```swift
-/// let client = try NetworkClient(
+/// let client = NetworkClient(
 ///     baseURL: URL(string: "https://api.example.com")!,
 ///     transport: useFixtures ? FixtureTransport(directory: fixturesURL) : nil)
 /// ```
@@ -120,7 +120,12 @@ public final class FixtureTransport: HTTPTransport {
 
         let spec = try nextSpec(method: method, segments: segments, query: query, requestName: name)
         let conventional = Self.fileName(method: method, segments: segments)
-        let (inMemory, file) = try body(for: spec, conventional: conventional, requestName: name, reading: false)
+        let (inMemory, file): (Data, String)
+        do {
+            (inMemory, file) = try body(for: spec, conventional: conventional, requestName: name, reading: false)
+        } catch let error as FixtureError where error.kind == .missingFixture && spec.file == nil {
+            throw explainingBasePath(error, method: method, segments: segments)
+        }
         if let delay = spec.delay { try await clock.sleep(for: delay) }
 
         var headers = HTTPFields(spec.headers)
@@ -212,7 +217,7 @@ public final class FixtureTransport: HTTPTransport {
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
             if spec.file == nil && spec.status != 200 { return (Data(), "(no file)") }
-            throw failure(.missingFixture, "the file does not exist")
+            throw failure(.missingFixture, FixtureError.fileDoesNotExist)
         }
         // A streamed file other than JSON is read by the stream, in chunks.
         if !reading && !file.hasSuffix(".json") { return (Data(), file) }

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
@@ -74,4 +75,9 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
             "cannot record or replay \(request): the manifest in \(directory) is not valid: \(reason)"
         }
     }
+}
+
+extension RecordingError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
 }
