@@ -36,22 +36,34 @@ package final class Attempt: Sendable {
     /// The most redirects followed, and whether they are followed when the request does not say.
     package let maximumRedirects: Int
     package let followsRedirects: Bool
-    /// The request as sent for the last answer this call returned (after every behavior and redirect), for an error
-    /// raised after the chain, such as decoding, to redact the secrets behaviors added. On Linux a `Mutex` kept in
-    /// the attempt itself (no allocation of its own per call); a lock box where `Mutex` needs a newer OS.
+    /// What the call's attempts got, and the request as sent for the last answer this call returned (after every
+    /// behavior and redirect), for an error raised after the chain, such as decoding, to redact the secrets behaviors
+    /// added. On Linux a `Mutex` kept in the attempt itself (no allocation of its own per call); a lock box where
+    /// `Mutex` needs a newer OS.
     #if os(Linux)
-        package let lastSent = Mutex<HTTPRequest?>(nil)
+        package let record = Mutex<AttemptRecord>(AttemptRecord())
     #else
-        package let lastSent = LockedBox<HTTPRequest?>(nil)
+        package let record = LockedBox<AttemptRecord>(AttemptRecord())
     #endif
 
-    /// The request recorded by ``lastSent``.
-    package var lastSentRequest: HTTPRequest? {
-        #if os(Linux)
-            lastSent.withLock { $0 }
-        #else
-            lastSent.current
-        #endif
+    /// The request as sent for the last answer, from ``record``.
+    package var lastSentRequest: HTTPRequest? { record.withLock { $0.lastSent } }
+
+    /// What each attempt of the call got so far, in the order they ended.
+    package var outcomes: [AttemptOutcome] { record.withLock { $0.outcomes } }
+
+    /// Records the outcome of an attempt that threw `error`, and returns the error.
+    package func recording(_ error: any Error) -> any Error {
+        let outcome = AttemptOutcome(of: error)
+        record.withLock { $0.append(outcome) }
+        return error
+    }
+
+    /// `error` with the call's attempts on it, when it is a ``NetworkError``: what the caller gets.
+    package func withAttempts(_ error: any Error) -> any Error {
+        guard var error = error as? NetworkError else { return error }
+        error.attempts = outcomes
+        return error
     }
 
     package init(
@@ -83,10 +95,10 @@ package final class Attempt: Sendable {
     /// Runs the attempt for `request` and reports it to the call's transfer observers, if any.
     package func run(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
         guard let observer = TransferObservation.startAttempt(request) else {
-            return try await exchange(try checked(request))
+            return try await exchange(try checkedRecordingRefusal(request))
         }
         do {
-            let request = try checked(request)
+            let request = try checkedRecordingRefusal(request)
             let (response, body) = try await TransferObservation.$attempt.withValue(observer) {
                 try await exchange(request, observer: observer)
             }
@@ -118,7 +130,7 @@ package final class Attempt: Sendable {
         let (limit, scope) = timeLimit()
         let what = form == .buffered ? "no complete response" : "no response head"
         let timedOut = timeoutError(scope: scope, limit: limit, sent: request, what: what)
-        guard limit > .zero else { throw timedOut() }
+        guard limit > .zero else { throw recording(timedOut()) }
         let answer: (HTTPResponse, HTTPBody, HTTPRequest)
         do {
             let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
@@ -130,12 +142,15 @@ package final class Attempt: Sendable {
                 limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() },
                 interruptible: transportIsInterruptible, operation)
         } catch let error as NetworkError {
-            throw error
+            throw recording(error)
         } catch {
-            throw failure(error, sent: request)
+            throw recording(failure(error, sent: request))
         }
         let (response, body, sent) = answer
-        lastSent.withLock { $0 = sent }
+        record.withLock { record in
+            record.lastSent = sent
+            record.append(.status(response.status.code))
+        }
         if body.isStreaming { IdleWatch.start(on: body, attempt: self, sent: sent) }
         return (response, body)
     }
@@ -191,6 +206,11 @@ package final class Attempt: Sendable {
             }
         } catch {}
         return data
+    }
+
+    /// ``checked(_:)``, recording a refusal as this attempt's outcome.
+    private func checkedRecordingRefusal(_ request: HTTPRequest) throws -> HTTPRequest {
+        do { return try checked(request) } catch { throw recording(error) }
     }
 
     /// `request` as it goes to the transport: the client's sensitive names declared, the default `Accept` added

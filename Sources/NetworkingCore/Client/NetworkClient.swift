@@ -124,11 +124,12 @@ public final class NetworkClient: Sendable {
             let value = try request.decode(data, response, configuration.decoder)
             return NetworkResponse(value: value, response: response, body: data, builtRequest: built)
         } catch {
-            throw NetworkError(
-                .decoding, requestName: name,
-                message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
-                builtRequest: built, sentRequest: call.attempt.lastSentRequest, response: response, body: data,
-                underlyingError: error)
+            throw call.attempt.withAttempts(
+                NetworkError(
+                    .decoding, requestName: name,
+                    message: "the body could not be decoded as \(Response.self): \(Self.describe(error))",
+                    builtRequest: built, sentRequest: call.attempt.lastSentRequest, response: response, body: data,
+                    underlyingError: error))
         }
     }
 
@@ -179,8 +180,12 @@ public final class NetworkClient: Sendable {
             let attempt = attempt
             let beforeWire: (@Sendable (HTTPRequest) throws -> HTTPRequest)? =
                 chain.hasWireStage ? { @Sendable in try attempt.checked($0) } : nil
-            return try await chain.handler(
-                context: context, builtRequest: built, beforeWire: beforeWire, terminal: terminal)(built)
+            do {
+                return try await chain.handler(
+                    context: context, builtRequest: built, beforeWire: beforeWire, terminal: terminal)(built)
+            } catch {
+                throw attempt.withAttempts(error)
+            }
         }
     }
 

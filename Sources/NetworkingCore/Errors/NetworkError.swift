@@ -68,6 +68,9 @@ public struct NetworkError: Error, Sendable {
     public let body: Data?
     /// The error behind this one: a ``TransportError``, `DecodingError`, `EncodingError` or a behavior's error.
     public let underlyingError: (any Error)?
+    /// What each attempt of the call got, in the order they ended (`[503, 503, 503]` after a retry gave up); empty
+    /// when no attempt ran, such as a request refused before any I/O. Set by the client on the error it throws.
+    public package(set) var attempts: [AttemptOutcome] = []
 
     /// Creates an error. The client creates these; behaviors and transports may too.
     ///
@@ -126,9 +129,10 @@ public struct NetworkError: Error, Sendable {
 }
 
 extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
-    /// One line for a log: `NetworkError.unacceptableStatus(503) for GET /users/42: … body: {…}`, secrets redacted.
+    /// One line for a log: `NetworkError.unacceptableStatus(503) for GET /users/42: … body: {…}`, secrets redacted;
+    /// after more than one attempt, what each got: `… for GET /users/42 after 3 attempts: 503, 503, 503: …`.
     public var description: String {
-        var line = "NetworkError.\(kind) for \(requestName): \(message)"
+        var line = "NetworkError.\(kind) for \(requestName)\(AttemptOutcome.summary(attempts)): \(message)"
         if let underlyingError, !message.contains("\(underlyingError)") {
             line += " [underlying: \(underlyingError)]"
         }

@@ -14,12 +14,14 @@ extension LoggingBehavior {
     /// `[Networking 3F2A9C1B] 200 GET https://… in 245 ms, 1024 bytes`, with headers and body when enabled.
     func successLine(
         _ request: HTTPRequest, shownURL: String, response: HTTPResponse, body: HTTPResponse.Body,
-        elapsed: Duration, context: RequestContext, secrets: [String], note: String? = nil
+        elapsed: Duration, context: RequestContext, secrets: [String], attempts: [AttemptOutcome] = [],
+        note: String? = nil
     ) -> String {
         var line = "\(tag(context)) \(response.status.code) \(request.method.rawValue) \(shownURL)"
         line += " in \(milliseconds(elapsed))"
         if let count = body.data?.count { line += ", \(count) bytes" }
         if body.isStreaming { line += ", streaming" }
+        if attempts.count > 1 { line += "," + AttemptOutcome.summary(attempts) }
         if let note { line += " (\(note))" }
         if logsHeaders { line += headersText(response.headerFields) }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
@@ -29,7 +31,7 @@ extension LoggingBehavior {
     /// `failed …: kind: message` or `cancelled … after N ms`.
     func failureLine(
         _ request: HTTPRequest, shownURL: String, error: any Error, elapsed: Duration, context: RequestContext,
-        secrets: [String]
+        secrets: [String], attempts: [AttemptOutcome]
     ) -> String {
         let subject = "\(request.method.rawValue) \(shownURL)"
         switch error {
@@ -42,17 +44,18 @@ extension LoggingBehavior {
             {
                 return successLine(
                     request, shownURL: shownURL, response: response, body: .data(error.body ?? Data()),
-                    elapsed: elapsed, context: context, secrets: secrets, note: "not modified")
+                    elapsed: elapsed, context: context, secrets: secrets, attempts: attempts, note: "not modified")
             }
             var line = "\(tag(context)) failed \(subject)"
             if let status = error.statusCode { line += " \(status)" }
-            line += " in \(milliseconds(elapsed)): \(error.kind): \(error.message)"
+            line += " in \(milliseconds(elapsed))\(AttemptOutcome.summary(attempts)): \(error.kind): \(error.message)"
             if let body = error.body { line += ", \(body.count) bytes" }
             if logsHeaders, let response = error.response { line += headersText(response.headerFields) }
             line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], secrets: secrets)
             return line
         default:
-            return "\(tag(context)) failed \(subject) in \(milliseconds(elapsed)): \(type(of: error)): \(error)"
+            return "\(tag(context)) failed \(subject) in \(milliseconds(elapsed))\(AttemptOutcome.summary(attempts)):"
+                + " \(type(of: error)): \(error)"
         }
     }
 

@@ -8,12 +8,15 @@ import NetworkingCore
 /// [Networking 3F2A9C1B] GET https://api.example.com/v1/users?page=2&token=<redacted>
 /// [Networking 3F2A9C1B] 200 GET https://api.example.com/v1/users?page=2&token=<redacted> in 245 ms, 1024 bytes
 /// [Networking 7D01E4AA] failed POST https://api.example.com/v1/orders 503 in 80 ms: unacceptableStatus(503): …
+/// [Networking 5A11E7B0] 200 GET https://api.example.com/v1/users in 1010 ms, 512 bytes, after 3 attempts: 503, 503, 200
 /// [Networking 51C0FFEE] cancelled GET https://api.example.com/v1/feed after 1200 ms
 /// ```
 /// The tag is the start of the call's `RequestContext/callID`, pairing the two lines of one call. Lines report
 /// the method, the URL (query values redacted by `Redaction`; user and password never shown), the status,
 /// the duration measured on the injected `NetworkClock`, the response size in bytes, and on failure the
-/// `NetworkError` kind and message. Optional: headers (redacted) and bodies (truncated). Every control
+/// `NetworkError` kind and message; a call that took more than one attempt (a retry, a hedge, a refreshed credential)
+/// ends its line with what each attempt got, in the order they ended. Optional: headers (redacted) and bodies
+/// (truncated). Every control
 /// character is escaped, so a line is always one line whatever a header, message or body contains, and every
 /// redacted value is also scrubbed from the rest of the line: those of the request it was handed, and those of the
 /// request as it was sent, so a credential or cookie a behavior inside this one added never shows where the
@@ -123,7 +126,7 @@ public struct LoggingBehavior: RequestBehavior {
             let secrets = redaction.secrets(in: request, sent: context.requestAsSent)
             let line = successLine(
                 request, shownURL: shown, response: response, body: body, elapsed: clock.now() - start,
-                context: context, secrets: secrets)
+                context: context, secrets: secrets, attempts: attempts(context))
             await emit(line, secrets: secrets)
             if body.isStreaming {
                 logEnd(of: body, request, shownURL: shown, start: start, context: context, secrets: secrets)
@@ -134,10 +137,16 @@ public struct LoggingBehavior: RequestBehavior {
             let secrets = redaction.secrets(in: request, sent: sent)
             let line = failureLine(
                 request, shownURL: shown, error: error, elapsed: clock.now() - start, context: context,
-                secrets: secrets)
+                secrets: secrets, attempts: attempts(context))
             await emit(line, secrets: secrets)
             throw error
         }
+    }
+
+    /// What each attempt of the call got, for the end line of a call logged once (outside retry); each attempt's
+    /// own lines need none.
+    private func attempts(_ context: RequestContext) -> [AttemptOutcome] {
+        eachAttempt ? [] : context.attempt?.outcomes ?? []
     }
 
     func emit(_ line: String, secrets: [String]) async {
