@@ -47,8 +47,9 @@ struct Timing: RequestBehavior {
     func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        let start = ContinuousClock.now
-        defer { report(context.requestName, ContinuousClock.now - start) }
+        let clock = context.clock  // the call's clock: a TestClock in tests
+        let start = clock.now()
+        defer { report(context.requestName, clock.now() - start) }
         return try await next(request)
     }
 }
@@ -80,6 +81,21 @@ struct LegacySigner: RequestBehavior {
     let sent = try await behavior.modify(request: request, context: RequestContext())
     #expect(sent.headerFields["X-API-Key"] == "k-123")
     #expect(sent.headerFields.isSensitive("X-API-Key"))
+}
+
+@Test func timingReportsTheCallsDurationOnItsClock() async throws {
+    let clock = TestClock()
+    let log = EventLog()
+    let mock = MockTransport().stub(.get, "/items", .json("[]"))
+    let timing = Timing { name, duration in log.append("\(name) took \(duration)") }
+    let request = HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!)
+    let context = RequestContext(requestName: "GET /items", clock: clock)
+    _ = try await timing.intercept(request, context: context) { request in
+        clock.advance(by: .milliseconds(250))  // the server takes 250 ms, in virtual time
+        return try await mock.send(request)  // a fake next: the mock answers and records
+    }
+    #expect(log.events == ["GET /items took 0.25 seconds"])
+    #expect(mock.requestCount == 1)
 }
 
 @Test func timingWrapsTheWholeCall() async throws {
@@ -139,7 +155,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
             Substring($0.components(separatedBy: "\n```").first ?? "")
         }
-        #expect(blocks.count == 11)
+        #expect(blocks.count == 12)
         for block in blocks {
             let lines = Self.normalized(block)
             let found = here.indices.contains { start in
