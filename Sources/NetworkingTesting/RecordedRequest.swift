@@ -88,7 +88,7 @@ public struct RecordedRequest: Sendable {
     /// The parts of a `multipart/form-data` body, decoded with the boundary of the request's `Content-Type`.
     ///
     /// ```swift
-    /// let parts = try transport.requests(to: .post, "/uploads")[0].formParts()
+    /// let parts = try mock.requests(to: .post, "/uploads")[0].formParts()
     /// #expect(parts.map(\.name) == ["author", "movie"])
     /// ```
     /// - Returns: The parts in order.

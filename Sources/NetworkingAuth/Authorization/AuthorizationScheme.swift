@@ -11,8 +11,9 @@ import NetworkingCore
 /// | ``custom(header:prefix:)`` | any | `prefix t`, or `t` alone when `prefix` is `nil` |
 ///
 /// ```swift
-/// .authorization(.custom(header: "X-API-Key"), store: apiKeyStore)   // X-API-Key: t
-/// .authorization(.custom(header: "Authorization", prefix: "Token"), store: tokens)   // Authorization: Token t
+/// let apiKey: AuthorizationBehavior = .authorization(.custom(header: "X-API-Key"), store: apiKeyStore)  // X-API-Key: t
+/// let token: AuthorizationBehavior =
+///     .authorization(.custom(header: "Authorization", prefix: "Token"), store: tokens)  // Authorization: Token t
 /// ```
 public struct AuthorizationScheme: Sendable, Hashable {
     private enum Encoding: Hashable {

@@ -9,7 +9,7 @@ import NetworkingHTTP
 /// ```swift
 /// do {
 ///     let behavior = CombinedBehavior([.retry(), .retry()])
-///     _ = NetworkClient(validating: .init(baseURL: api, transport: transport, behavior: behavior))
+///     _ = try NetworkClient(validating: .init(baseURL: api, transport: transport, behavior: behavior))
 /// } catch {
 ///     print(error)  // two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one ...
 /// }

@@ -26,8 +26,8 @@ public typealias NextHandler = @Sendable (HTTPRequest) async throws -> (HTTPResp
 ///     func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws
 ///         -> (HTTPResponse, HTTPResponse.Body)
 ///     {
-///         let start = ContinuousClock.now
-///         defer { report(ContinuousClock.now - start) }
+///         let start = context.clock.now()  // the call's clock, which a test moves
+///         defer { report(context.clock.now() - start) }
 ///         return try await next(request)
 ///     }
 /// }

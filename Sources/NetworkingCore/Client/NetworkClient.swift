@@ -55,7 +55,8 @@ public final class NetworkClient: Sendable {
     ///
     /// ```swift
     /// do {
-    ///     client = NetworkClient(validating: .init(baseURL: api, transport: transport, behavior: chosen))
+    ///     let client = try NetworkClient(validating: .init(baseURL: api, transport: transport, behavior: chosen))
+    ///     _ = try await client.send(NetworkRequest<Data>(path: "/health"))
     /// } catch {
     ///     report(error)  // two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one ...
     /// }

@@ -4,6 +4,7 @@ import NetworkingHTTP
 /// logging all read, so they never disagree.
 ///
 /// ```swift
+/// // Fragment: the decision a retry makes, in words; the body of the `if` is yours.
 /// let failure = FailureClassification(error)
 /// if failure.isWorthAnotherAttempt && (failure.requestMayHaveBeenSent == false || method.isIdempotent) { ... }
 /// ```

@@ -7,6 +7,7 @@ import NetworkingHTTP
 /// ```swift
 /// do {
 ///     let user = try await client.send(NetworkRequest<User>(path: "/users/42"))
+///     print(user.name)
 /// } catch let error as NetworkError where error.statusCode == 404 {
 ///     showNotFound()
 /// }

@@ -4,6 +4,7 @@ import NetworkingHTTP
 ///
 /// ```swift
 /// enum FeatureFlag: RequestMetadataKey { typealias Value = String }
+/// var request = NetworkRequest<Data>(path: "/checkout")
 /// request.metadata[FeatureFlag.self] = "new-checkout"
 /// // in a behavior: context.metadata[FeatureFlag.self]
 /// ```

@@ -55,12 +55,13 @@ import NetworkingCore
 /// dropped), so a recorded folder is served by this transport as it is.
 ///
 /// ### Going live
-/// Keep the choice in one place: the same client code runs on fixtures or on the network, and `nil` picks the
-/// client's default network transport.
+/// Keep the choice in one place: the same client code runs on fixtures or on the network.
 /// ```swift
+/// let baseURL = URL(string: "https://api.example.com/v1")!
 /// let client = NetworkClient(
-///     baseURL: URL(string: "https://api.example.com")!,
-///     transport: useFixtures ? FixtureTransport(directory: fixturesURL) : nil)
+///     baseURL: baseURL,
+///     transport: useFixtures
+///         ? FixtureTransport(directory: fixturesURL, basePath: baseURL.path) : DefaultTransport.shared)
 /// ```
 public final class FixtureTransport: HTTPTransport {
     /// The name of the optional manifest in the fixture folder.

@@ -5,7 +5,7 @@ import NetworkingHTTP
 /// Runs a closure that may change the `HTTPRequest` on every attempt: signing, a timestamp, a per-call id.
 ///
 /// ```swift
-/// .modifyRequest { request in
+/// let signing: RequestModifierBehavior = .modifyRequest { request in
 ///     request.headerFields["X-Signature"] = try await signer.signature(for: request)
 /// }
 /// ```

@@ -5,7 +5,7 @@ import NetworkingCore
 /// Asks the system for time to finish each call if the app goes to the background while it runs.
 ///
 /// ```swift
-/// CombinedBehavior([.activityCounter(onChange: showSpinner), .backgroundTask(), .logging(), .retry()])
+/// let behavior = CombinedBehavior([.activityCounter(onChange: showSpinner), .backgroundTask(), .logging(), .retry()])
 /// ```
 /// - A task begins before `next` and ends **exactly once** per call: when the call succeeds (for a streamed body,
 ///   a stream or a download, when the body ends, is cancelled or is dropped), fails, throws or is cancelled, or

@@ -10,6 +10,7 @@ import NetworkingCore
 /// the reader has moved on.
 /// Keep sinks fast: append to a buffer, hand the line to `os.Logger` or to an actor, never wait for the network.
 /// ```swift
+/// // Fragment: Apple platforms, with an os.Logger of yours.
 /// let sink = LogSink { line in logger.debug("\(line, privacy: .public)") }
 /// ```
 public struct LogSink: Sendable {

@@ -7,7 +7,7 @@ import NetworkingCore
 /// ```swift
 /// let client = NetworkClient(
 ///     baseURL: url,
-///     behavior: CombinedBehavior([.retry(onRetry: { print($0) }), AuthorizationHeader()])
+///     behavior: CombinedBehavior([.retry(onRetry: { print($0) }), .authorization(.bearer, store: tokens)])
 /// )
 /// ```
 /// Place it outside behaviors that must run on every attempt (authorization, request signing): they run inside

@@ -8,7 +8,7 @@ import NetworkingHTTP
 /// struct Search: Encodable { let term: String; let tags: [String]; let page: Int? }
 /// let query = try URLFormEncoder().queryItems(from: Search(term: "swift", tags: ["a", "b"], page: nil))
 /// // term=swift, tags[]=a, tags[]=b  (page is nil: left out)
-/// NetworkRequest<[Repo]>(path: "/search", query: query)
+/// let search = NetworkRequest<[Repo]>(path: "/search", query: query)
 /// ```
 ///
 /// Rules, like Alamofire's `URLEncodedFormEncoder`:

@@ -8,7 +8,7 @@ extension ServerSentEventSource {
     ///
     /// ```swift
     /// let source = try ServerSentEventSource { lastEventID in
-    ///     let (status, chunks) = try await openEventStream(lastEventID: lastEventID)
+    ///     let (status, chunks) = try await connect(lastEventID: lastEventID)  // your request, with its status
     ///     if status == 204 { throw ServerSentEventSource.EndOfStream() }
     ///     return chunks
     /// }

@@ -25,7 +25,7 @@ import NetworkingTestSupport
         #expect(report.calls.allSatisfy { $0.error == nil })
         #expect(report.calls[0].countries.map(\.cca2) == ["FR", "DE", "IT", "ES", "PT", "NL"])
         let france = try #require(report.calls[1].countries.first)
-        #expect(france.name == Country.Name(common: "France", official: "French Republic"))
+        #expect(france.name == Demo.Country.Name(common: "France", official: "French Republic"))
         #expect(france.capital == ["Paris"])
         #expect(report.calls[2].countries.map(\.name.common) == ["Japan"])
         #expect(report.calls[3].countries.map(\.population) == [32_971_846])
