@@ -30,8 +30,9 @@ test: check-deps ## Run every test: unit tests and real-server tests (servers st
 		$(SWIFT) test --skip-build --filter RealServerTests $(CURL_TEST_ARGS)
 
 demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
-	@echo "Building and running the demo (the first build takes a minute)..."
-	@$(SWIFT) run -q Demo $(ARGS)
+	@echo "Building the demo (a first build compiles the whole package, a minute or two: progress below)..."
+	@$(SWIFT) build --product Demo
+	@$(SWIFT) run -q --skip-build Demo $(ARGS)
 
 record: check-deps ## Record the demo's calls against the local httpbin into a temporary folder, twice, then replay offline
 	@# httpbin's /anything answers every path with an echo of the request, so it stands in for the countries API:

@@ -13,6 +13,12 @@ final class DemoConsole: Sendable {
         var circuit: [String] = []
         /// The path of every request that reached the backend, in order.
         var sentPaths: [String] = []
+        /// The path of every `304` the backend answered, in order.
+        var notModifiedPaths: [String] = []
+        /// Revalidations the cache reported, by request name.
+        var revalidatedNames: [String] = []
+        /// Every call the demo made, as it ended.
+        var calls: [DemoReport.Call] = []
     }
 
     /// The activity counter's state, shared with the client's counter behavior.
@@ -62,14 +68,27 @@ final class DemoConsole: Sendable {
         printer("  \(style.dim("retry   ")) \(style.magenta("↻ \(event)"))")
     }
 
-    /// Called by the HTTP cache with each decision; hits and revalidations are shown.
+    /// Records a call the demo made, when it ends.
+    func called(_ call: DemoReport.Call) {
+        record.withLock { $0.calls.append(call) }
+    }
+
+    /// Called by the HTTP cache with each decision; hits and revalidations are shown. A revalidation beyond the
+    /// `304`s the backend sent for its path shared one of them through coalescing: it says so.
     func cache(_ event: HTTPCacheEvent) {
-        record.withLock { $0.cache.append(event.kind) }
+        let shared = record.withLock { record -> Bool in
+            record.cache.append(event.kind)
+            guard event.kind == .revalidated else { return false }
+            record.revalidatedNames.append(event.requestName)
+            let path = event.requestName.split(separator: " ").last.map(String.init) ?? event.requestName
+            let sent = record.notModifiedPaths.filter { $0.hasSuffix(path) }.count
+            return record.revalidatedNames.filter { $0 == event.requestName }.count > sent
+        }
         switch event.kind {
         case .revalidated:
+            let how = shared ? "revalidated by the same 304, shared through coalescing" : "revalidated: 304"
             printer(
-                "  \(style.dim("cache   ")) \(style.green("✓ \(event.requestName) served from the cache (revalidated: 304)"))"
-            )
+                "  \(style.dim("cache   ")) \(style.green("✓ \(event.requestName) served from the cache (\(how))"))")
         case .hit:
             printer(
                 "  \(style.dim("cache   ")) \(style.green("✓ \(event.requestName) served from the cache (fresh: nothing sent)"))"
@@ -103,6 +122,7 @@ final class DemoConsole: Sendable {
 
     /// Called by the wire tap with the status each request got from the backend.
     func wire(_ response: HTTPResponse, for request: HTTPRequest) {
+        if response.status.code == 304 { record.withLock { $0.notModifiedPaths.append(request.path) } }
         let line = "← \(response.status) for \(request.method.rawValue) \(request.path)"
         printer("  \(style.dim("wire    ")) \(style.dim(line))")
     }

@@ -8,10 +8,16 @@ struct DemoReport: Sendable {
         let countries: [Country]
         /// The error's one-line description when the call failed.
         let error: String?
+        /// Whether the story expects this call to fail (the 503s and the refusal of the circuit breaker step).
+        var failsInTheStory = false
     }
 
-    /// Every call, in the order the demo made them.
+    /// The calls of steps 1 and 2, whose countries the results table shows, in the order the demo made them.
     let calls: [Call]
+    /// Every call the demo made, in the order they ended.
+    let allCalls: [Call]
+    /// Requests that reached the backend, as the wire tap saw them: attempts, after the cache and coalescing.
+    let requestsSent: Int
     /// How many retries the retry behavior made.
     let retries: Int
     /// The activity counter's transitions, `true` for busy.
@@ -23,8 +29,10 @@ struct DemoReport: Sendable {
 
     /// What steps 3 to 5 showed.
     struct Extras: Sendable {
-        /// Look-ups the cache served after a 304.
+        /// Look-ups the cache served after a 304, and the 304s that reached the backend for them (coalescing shares
+        /// one among identical look-ups).
         var revalidated = 0
+        var notModifiedSent = 0
         /// Callers of the five simultaneous look-ups that got their country.
         var coalescedCallers = 0
         /// Requests those five look-ups sent.
@@ -42,21 +50,29 @@ struct DemoReport: Sendable {
                 : circuit.enumerated()
                     .map { $0.offset == 0 ? $0.element : String($0.element.split(separator: " ").last ?? "") }
                     .joined(separator: " → ")
-            return "Cache: \(revalidated) revalidated. Coalescing: \(coalescedCallers) callers, \(coalescedRequests) "
+            return
+                "Cache: \(revalidated) look-ups revalidated by \(notModifiedSent) 304\(notModifiedSent == 1 ? "" : "s") "
+                + "from the backend. Coalescing: \(coalescedCallers) callers, \(coalescedRequests) "
                 + "request\(coalescedRequests == 1 ? "" : "s"). Circuit: \(phases)."
         }
     }
 
-    /// How many calls failed, counting what went otherwise than the story says in steps 3 to 5.
-    var failures: Int { calls.filter { $0.error != nil }.count + extras.unexpected.count }
+    /// What went otherwise than the story says: a call that failed where it should be answered, one that was
+    /// answered where it should fail, and each check of steps 3 to 5 that did not hold.
+    var failures: Int {
+        allCalls.filter { ($0.error != nil) != $0.failsInTheStory }.count + extras.unexpected.count
+    }
 
-    /// `4 calls, 1 retry, 0 failures, activity idle`.
+    /// `15 calls (11 answered, 4 failed as the story says), 11 requests sent, 1 retry, 0 unexpected, activity idle`.
     var summary: String {
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
         let state = inFlight == 0 ? "idle" : "busy (\(inFlight) in flight)"
+        let answered = allCalls.filter { $0.error == nil }.count
+        let failedAsTold = allCalls.filter { $0.error != nil && $0.failsInTheStory }.count
         return [
-            count(calls.count, "call", "calls"), count(retries, "retry", "retries"),
-            count(failures, "failure", "failures"), "activity \(state)",
+            "\(count(allCalls.count, "call", "calls")) (\(answered) answered, \(failedAsTold) failed as the story says)",
+            count(requestsSent, "request sent", "requests sent"), count(retries, "retry", "retries"),
+            "\(failures) unexpected", "activity \(state)",
         ]
         .joined(separator: ", ")
     }

@@ -12,9 +12,7 @@ extension DemoScenario {
             "3. Look up France again",
             "The HTTP cache kept the first answer with its ETag; it asks the server with If-None-Match, and a 304 "
                 + "brings the stored body back.")
-        let before = console.current.cache.filter { $0 == .revalidated }.count
         let france = await call(CountriesAPI.country(code: "fr"))
-        extras.revalidated = console.current.cache.filter { $0 == .revalidated }.count - before
         if let error = france.error { extras.unexpected.append("\(france.name): \(error)") }
 
         console.step(
@@ -29,6 +27,8 @@ extension DemoScenario {
         extras.coalescedRequests = sentLines(for: "/alpha/jp") - sentBefore
         extras.unexpected += japans.compactMap { call in call.error.map { "\(call.name): \($0)" } }
         console.line("  5 callers got Japan; requests sent: \(extras.coalescedRequests)")
+        extras.revalidated = console.current.cache.filter { $0 == .revalidated }.count
+        extras.notModifiedSent = console.current.notModifiedPaths.count
 
         guard case .fixtures = backend else {
             console.step("5. A failing endpoint", "Shown on the fixture backend only: it needs an endpoint that fails.")
@@ -47,13 +47,13 @@ extension DemoScenario {
                 + "being sent; after the 2 s break one probe goes through and closes the circuit.")
         let noRetry = BehaviorOverride.without(RetryBehavior.self)
         for _ in 0..<3 {
-            let failed = await call(CountriesAPI.country(code: "de"), behavior: noRetry)
+            let failed = await call(CountriesAPI.country(code: "de"), behavior: noRetry, failsInTheStory: true)
             if failed.error?.contains("unacceptableStatus(503)") != true {
                 extras.unexpected.append("GET /alpha/de should fail with 503: \(failed.error ?? "it succeeded")")
             }
         }
         let sent = sentLines(for: "/alpha/de")
-        let refused = await call(CountriesAPI.country(code: "de"), behavior: noRetry)
+        let refused = await call(CountriesAPI.country(code: "de"), behavior: noRetry, failsInTheStory: true)
         if refused.error?.contains("CircuitBreakerBehavior") == true, sentLines(for: "/alpha/de") == sent {
             console.line("  refused by the open circuit, nothing sent: \(refused.error ?? "")")
         } else {

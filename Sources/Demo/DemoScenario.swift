@@ -65,8 +65,8 @@ struct DemoScenario {
         let extras = await runResilienceSteps(backend: backend)
         let record = console.current
         let report = DemoReport(
-            calls: calls, retries: record.retries.count, activity: record.activity, inFlight: console.activity.count,
-            extras: extras)
+            calls: calls, allCalls: record.calls, requestsSent: record.sentPaths.count, retries: record.retries.count,
+            activity: record.activity, inFlight: console.activity.count, extras: extras)
         console.line()
         for problem in extras.unexpected { console.line(style.red("  unexpected: \(problem)")) }
         console.line(style.dim(extras.summary))
@@ -80,15 +80,22 @@ struct DemoScenario {
         Stopwatch(screen: screen, clock: clock) { [console] line in console.stopwatch(line) }
     }
 
-    /// Sends one request; a failure is recorded in the report rather than ending the demo.
+    /// Sends one request; a failure is recorded in the report rather than ending the demo. Every call is counted
+    /// as it ends, with whether the story expects it to fail.
     func call(
-        _ request: NetworkRequest<[Country]>, behavior: any RequestBehavior = EmptyBehavior()
+        _ request: NetworkRequest<[Country]>, behavior: any RequestBehavior = EmptyBehavior(),
+        failsInTheStory: Bool = false
     ) async -> DemoReport.Call {
+        let call: DemoReport.Call
         do {
             let countries = try await client.send(request, behavior: behavior)
-            return DemoReport.Call(name: request.name, countries: countries, error: nil)
+            call = DemoReport.Call(name: request.name, countries: countries, error: nil)
         } catch {
-            return DemoReport.Call(name: request.name, countries: [], error: "\(error)")
+            call = DemoReport.Call(name: request.name, countries: [], error: "\(error)")
         }
+        var counted = call
+        counted.failsInTheStory = failsInTheStory
+        console.called(counted)
+        return call
     }
 }

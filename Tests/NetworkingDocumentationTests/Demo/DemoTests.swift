@@ -67,8 +67,14 @@ import NetworkingTestSupport
         #expect(Array(report.activity.prefix(4)) == [true, false, true, false])
         #expect(report.activity.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
         #expect(report.inFlight == 0)
-        #expect(report.summary == "4 calls, 1 retry, 0 failures, activity idle")
-        #expect(output.last == "Summary: 4 calls, 1 retry, 0 failures, activity idle")
+        // Every call counted as it happened: 1 + 3 story calls, France again, five Japans, three 503s, a refused
+        // call and the probe; on the wire 2 + 3 + 1 + 1 + 3 + 0 + 1 requests.
+        let summary =
+            "15 calls (11 answered, 4 failed as the story says), 11 requests sent, 1 retry, 0 unexpected,"
+            + " activity idle"
+        #expect(report.summary == summary)
+        #expect(output.last == "Summary: " + summary)
+        #expect(report.allCalls.filter(\.failsInTheStory).allSatisfy { $0.error != nil })
         // Logging runs at `.outgoing`: every attempt that leaves the credential stage is logged, including the five
         // look-ups of step 4 that coalescing then sends as one (2 + 3 + 1 + 5 + 4).
         let sent = output.filter { $0.contains("] GET https://fixtures.invalid/") }
@@ -85,7 +91,7 @@ import NetworkingTestSupport
 
         #expect(report.extras.unexpected.isEmpty)
         // Step 3: the second look-up of France is revalidated: one conditional request, answered 304.
-        #expect(report.extras.revalidated == 1)
+        #expect(report.extras.revalidated == 6 && report.extras.notModifiedSent == 2)
         #expect(output.contains { $0.contains("GET /alpha/fr served from the cache (revalidated: 304)") })
         // What reached the backend: the conditional request and its 304, shown by the wire tap.
         #expect(output.contains { $0.contains("→ GET /v3.1/alpha/fr If-None-Match: ") })
@@ -97,9 +103,18 @@ import NetworkingTestSupport
         #expect(report.extras.circuit == ["closed → open", "open → halfOpen", "halfOpen → closed"])
         #expect(output.filter { $0.contains("] GET https://fixtures.invalid/v3.1/alpha/de") }.count == 4)
         #expect(output.contains { $0.contains("refused by the open circuit, nothing sent") })
+        // Step 4: one 304 on the wire for five look-ups: one line says revalidated, four say they shared it.
+        #expect(output.filter { $0.contains("← 304 Not Modified for GET /v3.1/alpha/jp") }.count == 1)
+        #expect(output.filter { $0.contains("GET /alpha/jp served from the cache (revalidated: 304)") }.count == 1)
+        #expect(
+            output.filter {
+                $0.contains(
+                    "GET /alpha/jp served from the cache (revalidated by the same 304, shared through coalescing)")
+            }.count == 4)
         #expect(
             output.contains(
-                "Cache: 1 revalidated. Coalescing: 5 callers, 1 request. Circuit: closed → open → halfOpen → closed."))
+                "Cache: 6 look-ups revalidated by 2 304s from the backend. Coalescing: 5 callers, 1 request."
+                    + " Circuit: closed → open → halfOpen → closed."))
     }
 
     @Test func bundledFixturesAreValid() throws {
@@ -122,7 +137,7 @@ import NetworkingTestSupport
         // Then: the four story calls fail, and so does everything steps 3 to 5 expected
         #expect(report.calls.filter { $0.error != nil }.count == 4)
         #expect(report.failures > 4 && !report.extras.unexpected.isEmpty)
-        #expect(report.summary.hasSuffix("\(report.failures) failures, activity idle"))
+        #expect(report.summary.hasSuffix("\(report.failures) unexpected, activity idle"))
         #expect(report.calls[0].error?.contains("looked for region/europe.GET.json") == true)
         #expect(output.contains { $0.contains("GET /name/peru failed: ") && $0.contains("name/peru.GET.json") })
     }
@@ -182,5 +197,15 @@ import NetworkingTestSupport
     @Test(arguments: [(0, "0"), (999, "999"), (1_000, "1,000"), (67_391_582, "67,391,582"), (-1_234, "-1,234")])
     func populationsAreGroupedByThousands(value: Int, text: String) {
         #expect(CountryTable.grouped(value) == text)
+    }
+
+    /// `make demo` builds with SwiftPM's progress lines before it runs, so a first build shows it is working.
+    @Test func makeDemoShowsTheBuildAsItGoes() throws {
+        let makefile = try String(contentsOf: DocumentSamples.root.appendingPathComponent("Makefile"), encoding: .utf8)
+        let recipe = try #require(
+            makefile.components(separatedBy: "\ndemo:").dropFirst().first?
+                .components(separatedBy: "\n\n").first)
+        #expect(recipe.contains("$(SWIFT) build --product Demo\n"))
+        #expect(recipe.contains("$(SWIFT) run -q --skip-build Demo $(ARGS)"))
     }
 }
