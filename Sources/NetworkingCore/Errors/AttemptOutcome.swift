@@ -14,10 +14,14 @@ public enum AttemptOutcome: Sendable, Hashable, CustomStringConvertible {
 
     /// The outcome of an attempt that threw `error`.
     package init(of error: any Error) {
-        switch error {
-        case is CancellationError: self = .cancelled
-        case let error as NetworkError: self = error.statusCode.map(AttemptOutcome.status) ?? .failed(error.kind)
-        default: self = .failed(.transport(.other))
+        // Written plainly: Swift 6.3.1's optimizer crashed (an ownership verifier failure in CopyPropagation) on a
+        // `switch` binding the NetworkError and mapping its optional status.
+        if error is CancellationError {
+            self = .cancelled
+        } else if let error = error as? NetworkError {
+            if let code = error.response?.status.code { self = .status(code) } else { self = .failed(error.kind) }
+        } else {
+            self = .failed(.transport(.other))
         }
     }
 
