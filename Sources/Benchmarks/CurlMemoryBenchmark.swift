@@ -101,10 +101,11 @@ enum CurlMemoryBenchmark {
 
     static func describe(_ result: Result) -> String {
         String(
-            format: "7. libcurl memory: %d MiB read slowly through stream in %.1f s, peak RSS growth %.1f MiB;"
+            format: "7. libcurl memory: %d MiB read through stream by a reader always slower than the network in"
+                + " %.1f s, peak RSS growth %.1f MiB (read as it comes on the Foundation transport: %.1f MiB);"
                 + " %d calls in flight at once (full chain) in %.1f s, peak RSS growth %.1f KiB per call",
-            slowBytes >> 20, result.slowReaderSeconds, result.slowReaderGrowthMiB, inflightCalls,
-            result.inflightSeconds, result.inflightKiBPerCall)
+            slowBytes >> 20, result.slowReaderSeconds, result.slowReaderGrowthMiB, result.foundationStreamGrowthMiB,
+            inflightCalls, result.inflightSeconds, result.inflightKiBPerCall)
     }
 
     static func addTargets(_ result: Result, to summary: inout TargetSummary) {
