@@ -35,7 +35,7 @@ enum API {
     ) throws -> NetworkClient {
         let tokens = InMemoryTokenStore(demoToken)
         let behavior = CombinedBehavior([
-            .activityCounter(state: console.activity) { isBusy in console.activityChanged(isBusy: isBusy) },
+            .activityCounter(store: console.activity) { isBusy in console.activityChanged(isBusy: isBusy) },
             .retry(onRetry: { event in console.retrying(event) }),
             .circuitBreaker(
                 breakerSettings, scope: .custom { request, _ in request.method.rawValue + " " + request.path },

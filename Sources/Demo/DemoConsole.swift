@@ -22,7 +22,7 @@ final class DemoConsole: Sendable {
     }
 
     /// The activity counter's state, shared with the client's counter behavior.
-    let activity = InMemoryActivityCounterState()
+    let activity = InMemoryActivityCounterStore()
     /// The coalescing behavior's table of shared calls in flight; a test can watch callers join.
     let inFlight = InMemoryCoalescingTable()
     /// How text is painted.

@@ -24,7 +24,9 @@ public enum DefaultTransport {
     /// - Parameter preference: The kind; ``TransportPreference/automatic`` returns ``shared``.
     /// - Returns: The transport.
     /// - Throws: `CurlUnavailableError` for ``TransportPreference/libcurl`` where libcurl cannot be used.
-    public static func transport(_ preference: TransportPreference) throws(CurlUnavailableError) -> any HTTPTransport {
+    public static func makeTransport(_ preference: TransportPreference) throws(CurlUnavailableError)
+        -> any HTTPTransport
+    {
         switch preference {
         case .automatic: shared
         case .libcurl: try CurlTransport()
@@ -76,5 +78,17 @@ public enum DefaultTransport {
                 transport: URLSessionTransport.shared, reason: reason,
                 warning: "Networking: \(error); using URLSessionTransport")
         }
+    }
+}
+
+extension DefaultTransport {
+    /// A new transport of the kind asked for: ``makeTransport(_:)`` before 1.0.
+    ///
+    /// - Parameter preference: The kind.
+    /// - Returns: The transport.
+    /// - Throws: `CurlUnavailableError` for ``TransportPreference/libcurl`` where libcurl cannot be used.
+    @available(*, deprecated, renamed: "makeTransport(_:)")
+    public static func transport(_ preference: TransportPreference) throws(CurlUnavailableError) -> any HTTPTransport {
+        try makeTransport(preference)
     }
 }

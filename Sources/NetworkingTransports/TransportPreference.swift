@@ -1,4 +1,4 @@
-/// Which transport to make with `DefaultTransport/transport(_:)`.
+/// Which transport to make with `DefaultTransport/makeTransport(_:)`.
 public enum TransportPreference: Sendable, Hashable, CaseIterable {
     /// The platform's default: libcurl on Linux when it loads, URLSession otherwise.
     case automatic

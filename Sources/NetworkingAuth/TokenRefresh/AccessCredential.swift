@@ -2,8 +2,9 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-/// An access token and when it stops being valid, as used by ``TokenRefreshBehavior``.
-public struct AccessCredential: Sendable, Hashable {
+/// An access token and when it stops being valid, as used by ``TokenRefreshBehavior``. `Codable`, to keep it in the
+/// keychain between launches.
+public struct AccessCredential: Sendable, Hashable, Codable {
     /// The token sent in the `Authorization` header.
     public var token: String
     /// When the token expires, if known. A token within the behavior's leeway of expiry is refreshed before use.

@@ -36,28 +36,8 @@ public final class TokenRefreshBehavior: RequestBehavior {
     /// `BehaviorPlacement/credentials`: each attempt carries the current credential.
     public var placement: BehaviorPlacement { .credentials }
 
-    /// How the behavior sends and refreshes the credential.
-    public struct Configuration: Sendable {
-        /// Which header carries the credential, and how: ``AuthorizationScheme/bearer`` (`Authorization: Bearer
-        /// <token>`) by default; ``AuthorizationScheme/custom(header:prefix:)`` for anything else.
-        public var scheme: AuthorizationScheme = .bearer
-        /// The status that means "credential rejected". Default: 401, as RFC 9110 defines it.
-        public var rejectionStatus: Int = 401
-        /// A credential expiring within this time is refreshed before use. Default: 30 s, to cover clock skew
-        /// and the time a request takes.
-        public var leeway: Duration = .seconds(30)
-        /// The most refreshes allowed within ``window``. Default: 3, enough for genuine expiries, small enough to
-        /// stop a server that rejects every fresh credential.
-        public var maximumRefreshes: Int = 3
-        /// The window of the loop guard. Default: 60 s.
-        public var window: Duration = .seconds(60)
-
-        /// Creates the default configuration.
-        public init() {}
-    }
-
-    /// The configuration in force.
-    public let configuration: Configuration
+    /// The settings in force: header, scheme and limits.
+    public let settings: TokenRefreshSettings
     private let coordinator: CredentialCoordinator
 
     /// Creates the behavior.
@@ -66,17 +46,17 @@ public final class TokenRefreshBehavior: RequestBehavior {
     ///   - initial: The credential to start with; `nil` makes the first call refresh.
     ///   - refresher: Obtains new credentials.
     ///   - clock: The clock for expiry and the loop guard; `nil` (the default) uses the call's clock.
-    ///   - configuration: Header, scheme and limits.
+    ///   - settings: Header, scheme and limits.
     public init(
         initial: AccessCredential?,
         refresher: any TokenRefresher,
         clock: (any NetworkClock)? = nil,
-        configuration: Configuration = Configuration()
+        settings: TokenRefreshSettings = TokenRefreshSettings()
     ) {
-        self.configuration = configuration
+        self.settings = settings
         self.coordinator = CredentialCoordinator(
-            initial: initial, refresher: refresher, clock: clock, leeway: configuration.leeway,
-            maximumRefreshes: configuration.maximumRefreshes, window: configuration.window)
+            initial: initial, refresher: refresher, clock: clock, leeway: settings.leeway,
+            maximumRefreshes: settings.maximumRefreshes, window: settings.window)
     }
 
     /// The credential in use now.
@@ -107,7 +87,7 @@ public final class TokenRefreshBehavior: RequestBehavior {
             }
         do {
             return try await next(authorized(request, with: credential))
-        } catch let error as NetworkError where error.kind == .unacceptableStatus(configuration.rejectionStatus) {
+        } catch let error as NetworkError where error.kind == .unacceptableStatus(settings.rejectionStatus) {
             let (fresh, _) = try await context.withTimeLimits(waitingFor: "the credential refresh") {
                 try await coordinator.refreshed(after: version, fallback: clock)
             }
@@ -117,8 +97,8 @@ public final class TokenRefreshBehavior: RequestBehavior {
 
     private func authorized(_ request: HTTPRequest, with credential: AccessCredential) -> HTTPRequest {
         var request = request
-        request.headerFields[sensitive: configuration.scheme.headerName] =
-            configuration.scheme.headerValue(for: credential.token)
+        request.headerFields[sensitive: settings.scheme.headerName] =
+            settings.scheme.headerValue(for: credential.token)
         return request
     }
 }

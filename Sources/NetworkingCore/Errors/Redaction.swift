@@ -2,7 +2,7 @@ import Foundation
 import NetworkingHTTP
 
 /// Which header values and query values must never reach a log or a cURL command, shared by
-/// `LoggingBehavior` and `CURLRenderer`.
+/// `LoggingBehavior` and `CurlRenderer`.
 ///
 /// Redacted values are written as ``placeholder`` (`<redacted>`). The defaults cannot be turned off, only added
 /// to, so a configuration mistake can only redact more:

@@ -36,7 +36,7 @@ extension HTTPField.Name {
     /// `Host` (RFC 9110 §7.2); set by the transport, never by callers.
     public static let host: Self = "Host"
     /// `Idempotency-Key` (IETF httpapi draft, used by Stripe and others): lets a server recognise a repeated
-    /// `POST`, so `RetryPolicy` may retry a request that carries it.
+    /// `POST`, so `RetrySettings` may retry a request that carries it.
     public static let idempotencyKey: Self = "Idempotency-Key"
     /// `If-Modified-Since` (RFC 9110 §13.1.3).
     public static let ifModifiedSince: Self = "If-Modified-Since"

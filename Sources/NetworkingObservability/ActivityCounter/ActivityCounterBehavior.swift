@@ -22,31 +22,31 @@ import NetworkingCore
 ///   count change and the callback happen together under one lock, so callbacks arrive strictly alternating,
 ///   busy first, never out of order, even with hundreds of concurrent calls. Because of that lock, `onChange` runs
 ///   synchronously on the calling task and must be quick: hop to the main actor with a `Task` for UI work, and
-///   never wait in it for a network call. It may read `state.count`.
+///   never wait in it for a network call. It may read `store.count`.
 /// - **Sharing:** copies of one behavior value share its state and lock; give several clients the same value to
 ///   count them together.
 ///
-/// Defaults: state ``InMemoryActivityCounterState`` starting at zero; no callback. State kept: the injected
-/// ``ActivityCounterState`` (read it through ``state``).
+/// Defaults: store ``InMemoryActivityCounterStore`` starting at zero; no callback. State kept: the injected
+/// ``ActivityCounterStore`` (read it through ``store``).
 public struct ActivityCounterBehavior: RequestBehavior {
     /// `BehaviorPlacement/observation`: one call counts once, however many attempts.
     public var placement: BehaviorPlacement { .observation }
 
-    /// The counter: read `state.count` for the number of calls in flight.
-    public let state: any ActivityCounterState
+    /// The counter: read `store.count` for the number of calls in flight.
+    public let store: any ActivityCounterStore
     private let onChange: @Sendable (Bool) -> Void
     private let transitions = LockedBox(())
 
     /// Creates the behavior.
     ///
     /// - Parameters:
-    ///   - state: The counter; a new ``InMemoryActivityCounterState`` by default.
+    ///   - store: The counter; a new ``InMemoryActivityCounterStore`` by default.
     ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
     public init(
-        state: any ActivityCounterState = InMemoryActivityCounterState(),
+        store: any ActivityCounterStore = InMemoryActivityCounterStore(),
         onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
     ) {
-        self.state = state
+        self.store = store
         self.onChange = onChange
     }
 
@@ -62,7 +62,7 @@ public struct ActivityCounterBehavior: RequestBehavior {
         HTTPResponse, HTTPResponse.Body
     ) {
         transitions.withLock { _ in
-            if state.increment() == 1 { onChange(true) }
+            if store.increment() == 1 { onChange(true) }
         }
         let result: (HTTPResponse, HTTPResponse.Body)
         do {
@@ -82,7 +82,7 @@ public struct ActivityCounterBehavior: RequestBehavior {
 
     private func end() {
         transitions.withLock { _ in
-            if state.decrement() == 0 { onChange(false) }
+            if store.decrement() == 0 { onChange(false) }
         }
     }
 }
@@ -91,13 +91,13 @@ extension RequestBehavior where Self == ActivityCounterBehavior {
     /// Counts calls in flight and reports busy and idle transitions; put it outermost.
     ///
     /// - Parameters:
-    ///   - state: The counter; a new `InMemoryActivityCounterState` by default.
+    ///   - store: The counter; a new `InMemoryActivityCounterStore` by default.
     ///   - onChange: Called with `true` when the count goes from 0 to 1 and `false` when it returns to 0.
     /// - Returns: The behavior.
     public static func activityCounter(
-        state: any ActivityCounterState = InMemoryActivityCounterState(),
+        store: any ActivityCounterStore = InMemoryActivityCounterStore(),
         onChange: @escaping @Sendable (_ isBusy: Bool) -> Void = { _ in }
     ) -> ActivityCounterBehavior {
-        ActivityCounterBehavior(state: state, onChange: onChange)
+        ActivityCounterBehavior(store: store, onChange: onChange)
     }
 }

@@ -61,10 +61,10 @@ public struct LoggingBehavior: RequestBehavior {
     public let clock: (any NetworkClock)?
     /// Whether each attempt is logged as it leaves (`BehaviorPlacement/outgoing`) rather than each call once
     /// (`BehaviorPlacement/observation`).
-    public let eachAttempt: Bool
+    public let logsEachAttempt: Bool
 
-    /// `BehaviorPlacement/observation`, or `BehaviorPlacement/outgoing` with `eachAttempt`.
-    public var placement: BehaviorPlacement { eachAttempt ? .outgoing : .observation }
+    /// `BehaviorPlacement/observation`, or `BehaviorPlacement/outgoing` with ``logsEachAttempt``.
+    public var placement: BehaviorPlacement { logsEachAttempt ? .outgoing : .observation }
 
     /// Creates the behavior.
     ///
@@ -81,7 +81,7 @@ public struct LoggingBehavior: RequestBehavior {
         headers: Bool = false, bodies: Bodies = .off, clock: (any NetworkClock)? = nil,
         eachAttempt: Bool = false
     ) {
-        self.eachAttempt = eachAttempt
+        self.logsEachAttempt = eachAttempt
         self.sink = sink
         self.redaction = redaction
         self.logsStart = logsStart
@@ -146,7 +146,7 @@ public struct LoggingBehavior: RequestBehavior {
     /// What each attempt of the call got, for the end line of a call logged once (outside retry); each attempt's
     /// own lines need none.
     private func attempts(_ context: RequestContext) -> [AttemptOutcome] {
-        eachAttempt ? [] : context.attempt?.outcomes ?? []
+        logsEachAttempt ? [] : context.attempt?.outcomes ?? []
     }
 
     func emit(_ line: String, secrets: [String]) async {

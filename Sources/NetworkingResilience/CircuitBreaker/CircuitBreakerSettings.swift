@@ -45,7 +45,7 @@ public struct CircuitBreakerSettings: Sendable, Hashable {
     /// The longest break a `Retry-After` header on a 429 or 503 may ask for: a longer one is cut to this cap, an
     /// unparsable one is ignored, and one shorter than ``breakDuration`` never shortens the break.
     ///
-    /// Default: 60 seconds, the same cap ``RetryPolicy/maximumRetryAfter`` puts on waiting: one header must not
+    /// Default: 60 seconds, the same cap ``RetrySettings/maximumRetryAfter`` puts on waiting: one header must not
     /// keep an app offline for hours.
     public let maximumBreakDuration: Duration
 

@@ -24,7 +24,7 @@ import NetworkingCore
 /// the host's bucket and stops its refill for that long: every call to the host waits or fails fast meanwhile, and
 /// calls resume at the refill rate afterwards. It runs outside `RetryBehavior` (one token per call), so with a
 /// retry in the chain that is a `429` the retry gave up on: its attempts used up, or a `Retry-After` longer than
-/// `RetryPolicy/maximumRetryAfter`. A `429` the retry waits out itself does not pause the host.
+/// `RetrySettings/maximumRetryAfter`. A `429` the retry waits out itself does not pause the host.
 public struct RateLimitBehavior: RequestBehavior {
     /// `BehaviorPlacement/admission`: one token per call, whatever its retries.
     public var placement: BehaviorPlacement { .admission }

@@ -31,7 +31,7 @@ public struct RateLimitSettings: Sendable, Hashable {
     public let maximumWait: Duration
     /// The longest a `429` with `Retry-After` pauses its host; a longer value is cut to this cap.
     ///
-    /// Default: 60 seconds, the same cap ``RetryPolicy/maximumRetryAfter`` puts on waiting: one header must not
+    /// Default: 60 seconds, the same cap ``RetrySettings/maximumRetryAfter`` puts on waiting: one header must not
     /// keep an app offline for hours.
     public let maximumPause: Duration
 

@@ -11,7 +11,7 @@ import NetworkingCore
 /// - a number too large for `Int64` saturates at `Int64.max` seconds, longer than any policy waits;
 /// - a date in the past gives a wait of 0; a date in the far future a long wait;
 /// - anything else (`soon`, `1.5`, `5s`, an empty value, a malformed or impossible date such as 30 February) is
-///   not a `Retry-After` value at all: `init(_:now:)` returns `nil` and ``RetryPolicy`` falls back to back-off.
+///   not a `Retry-After` value at all: `init(_:now:)` returns `nil` and ``RetrySettings`` falls back to back-off.
 ///
 /// Dates are read in the three forms HTTP allows: the preferred IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and
 /// the obsolete RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms.

@@ -2,7 +2,7 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-/// Sends a failed request again, as a ``RetryPolicy`` decides, waiting on an injected clock between attempts.
+/// Sends a failed request again, as a ``RetrySettings`` decides, waiting on an injected clock between attempts.
 ///
 /// ```swift
 /// let client = NetworkClient(
@@ -29,7 +29,7 @@ public struct RetryBehavior: RequestBehavior {
         public let requestName: String
         /// The number of the attempt about to be made, from 2.
         public let attempt: Int
-        /// The policy's ``RetryPolicy/maximumAttempts``.
+        /// The policy's ``RetrySettings/maximumAttempts``.
         public let maximumAttempts: Int
         /// The wait before that attempt.
         public let delay: Duration
@@ -54,13 +54,13 @@ public struct RetryBehavior: RequestBehavior {
 
         /// `retrying GET /users/42 after unacceptableStatus(503) in 0.4 s (attempt 2/3)`.
         public var description: String {
-            "retrying \(requestName) after \(reason) in \(RetryPolicy.format(delay)) "
+            "retrying \(requestName) after \(reason) in \(RetrySettings.format(delay)) "
                 + "(attempt \(attempt)/\(maximumAttempts))"
         }
     }
 
     /// The rules for retrying.
-    public let policy: RetryPolicy
+    public let settings: RetrySettings
     /// The clock the behavior waits on and measures the time budget with; `nil` uses the call's clock.
     public let clock: (any NetworkClock)?
     /// The source of jitter: returns a number in `0..<1`.
@@ -71,17 +71,17 @@ public struct RetryBehavior: RequestBehavior {
     /// Creates a retry behavior.
     ///
     /// - Parameters:
-    ///   - policy: The rules for retrying; ``RetryPolicy/default`` unless given.
+    ///   - settings: The rules for retrying; ``RetrySettings/default`` unless given.
     ///   - clock: The clock to wait on; the call's clock (the client's) unless given.
     ///   - random: The source of jitter, returning a number in `0..<1`; uniform random unless given.
     ///   - onRetry: Called before each wait, for logging; `nil` for nothing.
     public init(
-        policy: RetryPolicy = .default,
+        settings: RetrySettings = .default,
         clock: (any NetworkClock)? = nil,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: (@Sendable (Event) -> Void)? = nil
     ) {
-        self.policy = policy
+        self.settings = settings
         self.clock = clock
         self.random = random
         self.onRetry = onRetry
@@ -106,7 +106,7 @@ public struct RetryBehavior: RequestBehavior {
                 return try await next(request)
             } catch {
                 if error is CancellationError || Task.isCancelled { throw error }
-                let decision = policy.decision(
+                let decision = settings.decision(
                     for: request, error: error, attempt: attempt, elapsed: clock.now() - start, now: clock.date(),
                     random: random)
                 guard case .retry(let delay) = decision else { throw error }
@@ -115,7 +115,7 @@ public struct RetryBehavior: RequestBehavior {
                 attempt += 1
                 onRetry?(
                     Event(
-                        requestName: context.requestName, attempt: attempt, maximumAttempts: policy.maximumAttempts,
+                        requestName: context.requestName, attempt: attempt, maximumAttempts: settings.maximumAttempts,
                         delay: delay, reason: Self.describe(error)))
                 try await clock.sleep(for: delay)
                 try Task.checkCancellation()
@@ -134,20 +134,20 @@ public struct RetryBehavior: RequestBehavior {
 }
 
 extension RequestBehavior where Self == RetryBehavior {
-    /// A behavior that retries failed requests as `policy` decides.
+    /// A behavior that retries failed requests as `settings` decide.
     ///
     /// - Parameters:
-    ///   - policy: The rules for retrying; `RetryPolicy/default` unless given.
+    ///   - settings: The rules for retrying; `RetrySettings/default` unless given.
     ///   - clock: The clock to wait on; the call's clock (the client's) unless given.
     ///   - random: The source of jitter, returning a number in `0..<1`.
     ///   - onRetry: Called before each wait, for logging.
     /// - Returns: The retry behavior.
     public static func retry(
-        _ policy: RetryPolicy = .default,
+        _ settings: RetrySettings = .default,
         clock: (any NetworkClock)? = nil,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         onRetry: (@Sendable (RetryBehavior.Event) -> Void)? = nil
     ) -> RetryBehavior {
-        RetryBehavior(policy: policy, clock: clock, random: random, onRetry: onRetry)
+        RetryBehavior(settings: settings, clock: clock, random: random, onRetry: onRetry)
     }
 }

@@ -6,7 +6,7 @@ import NetworkingCore
 /// the retry policy may retry them.
 ///
 /// The key is the call's `RequestContext/callID`: the same on every attempt of one call, new for every call.
-/// A key the request sets itself is kept. `RetryPolicy` treats a request that was sent with this header as safe
+/// A key the request sets itself is kept. `RetrySettings` treats a request that was sent with this header as safe
 /// to retry whatever its method, so a `POST` can opt in to retries:
 /// ```swift
 /// try await client.send(payment, behavior: .idempotencyKey())
@@ -18,7 +18,7 @@ public struct IdempotencyKeyBehavior: RequestBehavior {
     public var placement: BehaviorPlacement { .callSetup }
 
     /// The header carrying the key. Default: `HTTPField/Name/idempotencyKey` (`Idempotency-Key`), the IETF
-    /// httpapi draft's name, used by Stripe and others, and the one ``RetryPolicy`` looks for.
+    /// httpapi draft's name, used by Stripe and others, and the one ``RetrySettings`` looks for.
     public var headerName: HTTPField.Name
     /// The methods that get a key. Default: `POST` and `PATCH`, the methods that are not idempotent by definition.
     public var methods: Set<HTTPMethod>

@@ -105,13 +105,13 @@ import NetworkingTestSupport
         let clock = TestClock()
         let transport = answering(401)
         let refresher = CountingRefresher()
-        var configuration = TokenRefreshBehavior.Configuration()
-        configuration.maximumRefreshes = 2
-        configuration.window = .seconds(60)
+        var settings = TokenRefreshSettings()
+        settings.maximumRefreshes = 2
+        settings.window = .seconds(60)
         let client = try makeClient(
             transport: transport,
             behavior: TokenRefreshBehavior(
-                initial: Self.old, refresher: refresher, clock: clock, configuration: configuration))
+                initial: Self.old, refresher: refresher, clock: clock, settings: settings))
         for _ in 0..<2 {
             let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
             #expect(error?.kind == .unacceptableStatus(401))

@@ -11,9 +11,9 @@ import NetworkingTestSupport
 /// The chain contract of Plugins.md: order, nesting, pairing and header precedence.
 @Suite struct BehaviorChainOrderingTests {
     @Test func threeDeepCombinationRunsOutermostFirstAndUnwindsInReverse() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let behavior = CombinedBehavior([
-            RecordingBehavior("a", log: log), RecordingBehavior("b", log: log), RecordingBehavior("c", log: log),
+            HookTraceBehavior("a", log: log), HookTraceBehavior("b", log: log), HookTraceBehavior("c", log: log),
         ])
         try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
@@ -24,12 +24,12 @@ import NetworkingTestSupport
     }
 
     @Test func perRequestBehaviorRunsInsideTheClientWideOne() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let client = try makeClient(
             transport: answering(),
-            behavior: CombinedBehavior([RecordingBehavior("client1", log: log), RecordingBehavior("client2", log: log)])
+            behavior: CombinedBehavior([HookTraceBehavior("client1", log: log), HookTraceBehavior("client2", log: log)])
         )
-        try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("call", log: log))
+        try await client.send(NetworkRequest<Void>(path: "/x"), behavior: HookTraceBehavior("call", log: log))
         #expect(
             log.events.filter { $0.hasSuffix("beforeSend") } == [
                 "client1.beforeSend", "client2.beforeSend", "call.beforeSend",
@@ -41,10 +41,10 @@ import NetworkingTestSupport
     }
 
     @Test func nestedCombinationsFlattenInOrder() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let behavior = CombinedBehavior([
-            CombinedBehavior([RecordingBehavior("a", log: log), EmptyBehavior()]),
-            CombinedBehavior([CombinedBehavior([RecordingBehavior("b", log: log)]), RecordingBehavior("c", log: log)]),
+            CombinedBehavior([HookTraceBehavior("a", log: log), EmptyBehavior()]),
+            CombinedBehavior([CombinedBehavior([HookTraceBehavior("b", log: log)]), HookTraceBehavior("c", log: log)]),
         ])
         try await makeClient(transport: answering(), behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(log.events.filter { $0.hasSuffix("beforeSend") } == ["a.beforeSend", "b.beforeSend", "c.beforeSend"])
@@ -56,7 +56,7 @@ import NetworkingTestSupport
 
     @Test(arguments: Outcome.allCases)
     func everyBeforeSendIsPairedWithExactlyOneAfterHook(outcome: Outcome) async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let started = AsyncStream<Void>.makeStream()
         let transport = MockTransport { request in
             switch outcome {
@@ -71,9 +71,9 @@ import NetworkingTestSupport
         }
         let client = try makeClient(
             transport: transport,
-            behavior: CombinedBehavior([RecordingBehavior("a", log: log), RecordingBehavior("b", log: log)]))
+            behavior: CombinedBehavior([HookTraceBehavior("a", log: log), HookTraceBehavior("b", log: log)]))
         let call = Task {
-            try await client.send(NetworkRequest<Void>(path: "/x"), behavior: RecordingBehavior("c", log: log))
+            try await client.send(NetworkRequest<Void>(path: "/x"), behavior: HookTraceBehavior("c", log: log))
         }
         if outcome == .cancelled {
             var iterator = started.stream.makeAsyncIterator()
@@ -104,14 +104,14 @@ import NetworkingTestSupport
                 do { return try await next(request) } catch { return try await next(request) }
             }
         }
-        let log = EventLog()
+        let log = HookTrace()
         let attempts = LockedCounter()
         let transport = MockTransport { request in
             attempts.increment()
             return (HTTPResponse(status: .init(code: attempts.value == 1 ? 503 : 200)), Data())
         }
         let behavior = CombinedBehavior([
-            RecordingBehavior("outer", log: log), TwiceOnFailure(), RecordingBehavior("inner", log: log),
+            HookTraceBehavior("outer", log: log), TwiceOnFailure(), HookTraceBehavior("inner", log: log),
         ])
         try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(
@@ -124,15 +124,15 @@ import NetworkingTestSupport
     }
 
     @Test func headerPrecedenceIsRequestThenInnerBehaviorThenOuter() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let transport = answering()
         let client = try makeClient(
             transport: transport,
-            behavior: RecordingBehavior(
+            behavior: HookTraceBehavior(
                 "client", log: log, additionalHeaders: ["Accept": "client", "X-Client": "1", "X-Shared": "client"]))
         try await client.send(
             NetworkRequest<Void>(path: "/x", headers: ["accept": "request"]),
-            behavior: RecordingBehavior("call", log: log, additionalHeaders: ["X-Shared": "call", "Accept": "call"]))
+            behavior: HookTraceBehavior("call", log: log, additionalHeaders: ["X-Shared": "call", "Accept": "call"]))
         let sent = try #require(transport.requests.first)
         #expect(sent.headerFields["Accept"] == "request")
         #expect(sent.headerFields["X-Shared"] == "call")
@@ -140,10 +140,10 @@ import NetworkingTestSupport
     }
 
     @Test func combinedAdditionalHeadersLetTheInnermostWin() {
-        let log = EventLog()
+        let log = HookTrace()
         let combined = CombinedBehavior([
-            RecordingBehavior("a", log: log, additionalHeaders: ["X": "a", "Y": "a"]),
-            RecordingBehavior("b", log: log, additionalHeaders: ["X": "b"]),
+            HookTraceBehavior("a", log: log, additionalHeaders: ["X": "a", "Y": "a"]),
+            HookTraceBehavior("b", log: log, additionalHeaders: ["X": "b"]),
         ])
         #expect(combined.additionalHeaders == ["X": "b", "Y": "a"])
     }

@@ -114,12 +114,12 @@ import NetworkingTestSupport
         let transport = answering(503)
         let client = try makeClient(
             transport: transport,
-            behavior: .retry(RetryPolicy(maximumAttempts: 3, baseDelay: .zero), clock: TestClock()))
+            behavior: .retry(RetrySettings(maximumAttempts: 3, baseDelay: .zero), clock: TestClock()))
         // When the call brings its own retry
         _ = await expectNetworkError {
             try await client.send(
                 NetworkRequest<Void>(path: "/x"),
-                behavior: .retry(RetryPolicy(maximumAttempts: 2, baseDelay: .zero), clock: TestClock()))
+                behavior: .retry(RetrySettings(maximumAttempts: 2, baseDelay: .zero), clock: TestClock()))
         }
         // Then only the per-request one ran: 2 attempts, not 3 × 2
         #expect(transport.requestCount == 2)

@@ -12,33 +12,34 @@ import NetworkingTestSupport
 @Suite struct BehaviorOverrideTests {
     /// Behaviors of distinct types that log their name when they pass the request on.
     struct Auth: RequestBehavior {
-        let log: EventLog
+        let log: HookTrace
         func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append("auth") }
     }
     struct Retry: RequestBehavior {
-        let log: EventLog
+        let log: HookTrace
         var label = "retry"
         func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append(label) }
     }
     struct Logging: RequestBehavior {
-        let log: EventLog
+        let log: HookTrace
         func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append("logging") }
     }
     struct Spinner: RequestBehavior {
-        let log: EventLog
+        let log: HookTrace
         func beforeSend(request: HTTPRequest, context: RequestContext) async { log.append("spinner") }
     }
 
-    func run(clientWide: (EventLog) -> any RequestBehavior, perRequest: (EventLog) -> any RequestBehavior) async throws
+    func run(clientWide: (HookTrace) -> any RequestBehavior, perRequest: (HookTrace) -> any RequestBehavior)
+        async throws
         -> [String]
     {
-        let log = EventLog()
+        let log = HookTrace()
         let client = try makeClient(transport: answering(), behavior: clientWide(log))
         try await client.send(NetworkRequest<Void>(path: "/x"), behavior: perRequest(log))
         return log.events
     }
 
-    func standard(_ log: EventLog) -> any RequestBehavior {
+    func standard(_ log: HookTrace) -> any RequestBehavior {
         CombinedBehavior([Logging(log: log), Retry(log: log), Auth(log: log)])
     }
 
@@ -79,7 +80,7 @@ import NetworkingTestSupport
 
     @Test func anOverrideInTheClientWideBehaviorIsRefusedWhenTheClientIsBuilt() throws {
         // An override there could act on nothing: the mistake is reported where the client is configured.
-        let log = EventLog()
+        let log = HookTrace()
         let error = #expect(throws: BehaviorConflictError.self) {
             try makeClient(transport: answering(), behavior: CombinedBehavior([.without(Auth.self), Auth(log: log)]))
         }
@@ -154,7 +155,7 @@ import NetworkingTestSupport
     }
 
     @Test func theOverrideOnlyAffectsItsOwnCall() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let client = try makeClient(transport: answering(), behavior: standard(log))
         try await client.send(NetworkRequest<Void>(path: "/login"), behavior: .without(Auth.self))
         try await client.send(NetworkRequest<Void>(path: "/me"))

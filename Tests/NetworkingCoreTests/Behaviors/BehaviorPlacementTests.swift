@@ -11,8 +11,8 @@ import NetworkingTestSupport
 /// The chain orders behaviors by `BehaviorPlacement`, whatever order they are given in.
 @Suite struct BehaviorPlacementTests {
     /// One recording behavior per placement, named after it.
-    static func recorders(_ log: EventLog) -> [RecordingBehavior] {
-        BehaviorPlacement.all.map { RecordingBehavior($0.name, log: log, placement: $0) }
+    static func recorders(_ log: HookTrace) -> [HookTraceBehavior] {
+        BehaviorPlacement.all.map { HookTraceBehavior($0.name, log: log, placement: $0) }
     }
 
     /// Every placement's name, outermost first.
@@ -20,7 +20,7 @@ import NetworkingTestSupport
 
     @Test(arguments: [0, 1, 2, 3, 4, 5, 6, 7])
     func anyOrderRunsInPlacementOrder(seed: UInt64) async throws {
-        let log = EventLog()
+        let log = HookTrace()
         var generator = BehaviorFakes.SeededGenerator(seed: seed)
         let shuffled: [any RequestBehavior] = Self.recorders(log).shuffled(using: &generator)
         try await makeClient(transport: answering(), behavior: CombinedBehavior(shuffled))
@@ -29,18 +29,18 @@ import NetworkingTestSupport
     }
 
     @Test func perRequestBehaviorsMergeByPlacementAndFollowClientWideOnesOfTheSamePlacement() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let client = try makeClient(
             transport: answering(),
             behavior: CombinedBehavior([
-                RecordingBehavior("client.cache", log: log, placement: .cache),
-                RecordingBehavior("client.modification", log: log),
+                HookTraceBehavior("client.cache", log: log, placement: .cache),
+                HookTraceBehavior("client.modification", log: log),
             ]))
         try await client.send(
             NetworkRequest<Void>(path: "/x"),
             behavior: CombinedBehavior([
-                RecordingBehavior("call.modification", log: log),
-                RecordingBehavior("call.observation", log: log, placement: .observation),
+                HookTraceBehavior("call.modification", log: log),
+                HookTraceBehavior("call.observation", log: log, placement: .observation),
             ]))
         #expect(
             log.events.filter { $0.hasSuffix(".beforeSend") } == [

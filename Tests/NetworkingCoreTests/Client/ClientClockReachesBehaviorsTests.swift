@@ -27,7 +27,7 @@ import NetworkingTestSupport
         }
         // And a retry given no clock of its own
         let client = try makeClient(
-            transport: transport, behavior: .retry(RetryPolicy(maximumAttempts: 3)), clock: clock,
+            transport: transport, behavior: .retry(RetrySettings(maximumAttempts: 3)), clock: clock,
             timeout: .seconds(5), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<String>(path: "/x")) }
 
@@ -53,7 +53,7 @@ import NetworkingTestSupport
         let own = TestClock(mode: .automatic)
         let transport = answering(503)
         let client = try makeClient(
-            transport: transport, behavior: .retry(RetryPolicy(maximumAttempts: 2), clock: own),
+            transport: transport, behavior: .retry(RetrySettings(maximumAttempts: 2), clock: own),
             clock: TestClock(mode: .manual), deadline: nil)
         // When the call fails twice, the wait between ran on the behavior's clock (it would hang on the client's)
         let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/x")) }

@@ -68,7 +68,7 @@ import NetworkingTestSupport
         // clock, attempt 2 gets the 0.9 s left, and the call ends with a call timeout, not a third attempt.
         let clock = TestClock(mode: .manual)
         let transport = HangingTransport()
-        let retry = RetryBehavior(policy: RetryPolicy(baseDelay: .milliseconds(500)), clock: clock, random: { 1 })
+        let retry = RetryBehavior(settings: RetrySettings(baseDelay: .milliseconds(500)), clock: clock, random: { 1 })
         let client = try makeClient(
             transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .milliseconds(2400))
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/slow")) }
@@ -88,7 +88,7 @@ import NetworkingTestSupport
 
     @Test func retryDoesNotWaitPastTheDeadline() async throws {
         let clock = TestClock(mode: .manual)
-        let retry = RetryBehavior(policy: RetryPolicy(baseDelay: .seconds(10)), clock: clock, random: { 1 })
+        let retry = RetryBehavior(settings: RetrySettings(baseDelay: .seconds(10)), clock: clock, random: { 1 })
         let transport = answering(503)
         let client = try makeClient(
             transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .seconds(5))

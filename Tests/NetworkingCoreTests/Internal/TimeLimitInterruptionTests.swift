@@ -108,7 +108,7 @@ import NetworkingTestSupport
         let clock = TestClock(mode: .manual)
         let transport = StoppableTransport()
         let client = try makeClient(
-            transport: transport, behavior: .retry(RetryPolicy(maximumAttempts: 2)), clock: clock,
+            transport: transport, behavior: .retry(RetrySettings(maximumAttempts: 2)), clock: clock,
             timeout: .seconds(5), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<String>(path: "/x")) }
         // When the attempt timeout passes on the test clock, the transfer is stopped (not a task cancelled)

@@ -135,10 +135,10 @@ import NetworkingTestSupport
                 return request
             }
         }
-        let log = EventLog()
+        let log = HookTrace()
         let transport = answering()
         let client = try makeClient(
-            transport: transport, behavior: CombinedBehavior([RecordingBehavior("outer", log: log), Injector()]))
+            transport: transport, behavior: CombinedBehavior([HookTraceBehavior("outer", log: log), Injector()]))
         let error = try #require(await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/a")) })
         #expect(error.kind == .invalidRequest)
         #expect(

@@ -125,20 +125,22 @@ import NetworkingTestSupport
         let cut = TransportError(urlErrorCode: -1, message: "transfer closed with 90 bytes remaining to read")
         let now = Date(timeIntervalSince1970: 0)
         #expect(
-            RetryPolicy.default.decision(method: .get, outcome: .failure(cut), attempt: 1, now: now, random: { 0 })
+            RetrySettings.default.decision(method: .get, outcome: .failure(cut), attempt: 1, now: now, random: { 0 })
                 == .retry(after: .zero))
         #expect(
             !retried(
-                RetryPolicy.default.decision(method: .post, outcome: .failure(cut), attempt: 1, now: now, random: { 0 })
+                RetrySettings.default.decision(
+                    method: .post, outcome: .failure(cut), attempt: 1, now: now, random: { 0 })
             ))
         let tls = TransportError(urlErrorCode: -1, message: "SSL certificate problem: self-signed certificate")
         #expect(
             !retried(
-                RetryPolicy.default.decision(method: .get, outcome: .failure(tls), attempt: 1, now: now, random: { 0 }))
+                RetrySettings.default.decision(
+                    method: .get, outcome: .failure(tls), attempt: 1, now: now, random: { 0 }))
         )
     }
 
-    private func retried(_ decision: RetryPolicy.Decision) -> Bool {
+    private func retried(_ decision: RetrySettings.Decision) -> Bool {
         if case .retry = decision { return true }
         return false
     }

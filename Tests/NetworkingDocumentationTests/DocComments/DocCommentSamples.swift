@@ -415,10 +415,10 @@ import Testing
     let _ = behavior
 }
 
-// Sources/NetworkingObservability/ActivityCounter/ActivityCounterState.swift:9
-@Sendable func docSample45_ActivityCounterState() async throws {
-    final class MetricsCounter: ActivityCounterState {
-        private let inner = InMemoryActivityCounterState()
+// Sources/NetworkingObservability/ActivityCounter/ActivityCounterStore.swift:9
+@Sendable func docSample45_ActivityCounterStore() async throws {
+    final class MetricsCounter: ActivityCounterStore {
+        private let inner = InMemoryActivityCounterStore()
         var count: Int { inner.count }
         func increment() -> Int { let n = inner.increment(); metrics.gauge("http.inflight", n); return n }
         func decrement() -> Int { let n = inner.decrement(); metrics.gauge("http.inflight", n); return n }
@@ -589,12 +589,12 @@ import Testing
     let _ = client
 }
 
-// Sources/NetworkingResilience/Retry/RetryPolicy.swift:17
-@Sendable func docSample65_RetryPolicy() async throws {
-    var policy = RetryPolicy.default
-    policy.maximumAttempts = 5
-    let client = NetworkClient(baseURL: url, behavior: .retry(policy))
-    let _ = policy
+// Sources/NetworkingResilience/Retry/RetrySettings.swift:17
+@Sendable func docSample65_RetrySettings() async throws {
+    var settings = RetrySettings.default
+    settings.maximumAttempts = 5
+    let client = NetworkClient(baseURL: url, behavior: .retry(settings))
+    let _ = settings
     let _ = client
 }
 

@@ -85,7 +85,7 @@ struct LegacySigner: RequestBehavior {
 
 @Test func timingReportsTheCallsDurationOnItsClock() async throws {
     let clock = TestClock()
-    let log = EventLog()
+    let log = HookTrace()
     let mock = MockTransport().stub(.get, "/items", .json("[]"))
     let timing = Timing { name, duration in log.append("\(name) took \(duration)") }
     let request = HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!)
@@ -99,12 +99,12 @@ struct LegacySigner: RequestBehavior {
 }
 
 @Test func timingWrapsTheWholeCall() async throws {
-    let log = EventLog()
+    let log = HookTrace()
     let mock = MockTransport().stub(.get, "/items", .json("[]"))
     let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
         behavior: CombinedBehavior([
-            Timing { name, _ in log.append("timed \(name)") }, RecordingBehavior("inner", log: log),
+            Timing { name, _ in log.append("timed \(name)") }, HookTraceBehavior("inner", log: log),
         ]))
     _ = try await client.send(NetworkRequest<Data>(path: "/items"))
     #expect(log.events == ["inner.modify", "inner.beforeSend", "inner.afterSuccess(200)", "timed GET /items"])
@@ -135,9 +135,9 @@ struct LegacySigner: RequestBehavior {
 }
 
 func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
-    let policy = Networking.RetryPolicy(maximumAttempts: 2)
+    let settings = RetrySettings(maximumAttempts: 2)
     let delete = NetworkRequest<Data>(Networking.HTTPMethod.delete, path: "/items/1")
-    return (.retry(policy), delete)
+    return (.retry(settings), delete)
 }
 
 @Suite struct PluginsSamplesTests {
@@ -198,7 +198,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
 
     @Test func theMigrationSampleNamesOurTypesThroughTheModule() {
         let (retry, delete) = migratedCalls()
-        #expect(retry.policy.maximumAttempts == 2)
+        #expect(retry.settings.maximumAttempts == 2)
         #expect(delete.method == .delete)
     }
 

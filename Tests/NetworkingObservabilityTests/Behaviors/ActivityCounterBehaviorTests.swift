@@ -21,13 +21,13 @@ import NetworkingTestSupport
         let seenInFlight = LockedBox<(count: Int, events: [Bool])?>(nil)
         // When
         _ = try await behavior.intercept(sampleRequest, context: RequestContext()) { request in
-            seenInFlight.withLock { $0 = (behavior.state.count, events.current) }
+            seenInFlight.withLock { $0 = (behavior.store.count, events.current) }
             return okResponse(request)
         }
         // Then
         #expect(seenInFlight.current?.count == 1)
         #expect(seenInFlight.current?.events == [true])
-        #expect(behavior.state.count == 0)
+        #expect(behavior.store.count == 0)
         #expect(events.current == [true, false])
     }
 
@@ -39,12 +39,12 @@ import NetworkingTestSupport
             try await behavior.intercept(sampleRequest, context: RequestContext(), next: fakeNext(outcome))
         }
         if outcome == .cancellation {
-            await waitUntil { behavior.state.count == 1 }
+            await waitUntil { behavior.store.count == 1 }
             call.cancel()
         }
         let result = await call.result
         #expect(observedOutcome(result) == outcome)
-        #expect(behavior.state.count == 0)
+        #expect(behavior.store.count == 0)
         #expect(events.current == [true, false])
     }
 
@@ -59,14 +59,14 @@ import NetworkingTestSupport
         let second = Task {
             try await behavior.intercept(sampleRequest, context: RequestContext(), next: gated(secondGate))
         }
-        await waitUntil { behavior.state.count == 2 }
+        await waitUntil { behavior.store.count == 2 }
         firstGate.open()
         _ = try await first.value
-        #expect(behavior.state.count == 1)
+        #expect(behavior.store.count == 1)
         #expect(events.current == [true])
         secondGate.open()
         _ = try await second.value
-        #expect(behavior.state.count == 0)
+        #expect(behavior.store.count == 0)
         #expect(events.current == [true, false])
     }
 
@@ -96,7 +96,7 @@ import NetworkingTestSupport
         }
         var iterator = started.stream.makeAsyncIterator()
         for _ in 0..<cancellable { await iterator.next() }
-        #expect(behavior.state.count >= cancellable)
+        #expect(behavior.store.count >= cancellable)
         #expect(events.current.last == true)
         for (call, outcome) in zip(calls, outcomes) where outcome == .cancellation { call.cancel() }
         var observed: [Outcome?] = []
@@ -104,7 +104,7 @@ import NetworkingTestSupport
         // Then
         #expect(cancellable > 50 && cancellable < 200)
         #expect(observed == outcomes.map(Optional.some))
-        #expect(behavior.state.count == 0)
+        #expect(behavior.store.count == 0)
         let recorded = events.current
         #expect(recorded.filter { $0 }.count == recorded.filter { !$0 }.count)
         #expect(recorded.enumerated().allSatisfy { index, isBusy in isBusy == index.isMultiple(of: 2) })
@@ -130,14 +130,14 @@ import NetworkingTestSupport
         for delay in [Duration.seconds(2), .seconds(4)] {
             await clock.waitForSleepers(1)
             // Then: busy during every back-off.
-            #expect(behavior.state.count == 1)
+            #expect(behavior.store.count == 1)
             #expect(events.current == [true])
             clock.advance(by: delay)
         }
         _ = try await call.value
         #expect(attempts.current == 3)
         #expect(events.current == [true, false])
-        #expect(behavior.state.count == 0)
+        #expect(behavior.store.count == 0)
     }
 
     @Test func copiesOfOneBehaviorShareTheirCount() async throws {
@@ -145,14 +145,14 @@ import NetworkingTestSupport
         let copy = behavior
         let gate = Gate()
         let call = Task { try await behavior.intercept(sampleRequest, context: RequestContext(), next: gated(gate)) }
-        await waitUntil { copy.state.count == 1 }
+        await waitUntil { copy.store.count == 1 }
         gate.open()
         _ = try await call.value
-        #expect(copy.state.count == 0)
+        #expect(copy.store.count == 0)
     }
 
     @Test func theDefaultStateNeverGoesBelowZero() {
-        let state = InMemoryActivityCounterState()
+        let state = InMemoryActivityCounterStore()
         #expect(state.decrement() == 0)
         #expect(state.increment() == 1)
         #expect(state.increment() == 2)
@@ -161,9 +161,9 @@ import NetworkingTestSupport
     }
 
     @Test func aCustomStateIsUsedInsteadOfTheDefault() async throws {
-        final class Recording: ActivityCounterState {
+        final class Recording: ActivityCounterStore {
             let changes = LockedBox<[Int]>([])
-            let inner = InMemoryActivityCounterState()
+            let inner = InMemoryActivityCounterStore()
             var count: Int { inner.count }
             func increment() -> Int { record(inner.increment()) }
             func decrement() -> Int { record(inner.decrement()) }
@@ -173,7 +173,7 @@ import NetworkingTestSupport
             }
         }
         let state = Recording()
-        _ = try await ActivityCounterBehavior(state: state).intercept(
+        _ = try await ActivityCounterBehavior(store: state).intercept(
             sampleRequest, context: RequestContext(), next: fakeNext(.success))
         #expect(state.changes.current == [1, 0])
     }

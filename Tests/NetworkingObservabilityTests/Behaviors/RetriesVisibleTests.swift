@@ -7,7 +7,7 @@ import NetworkingTestSupport
 /// A retried call says so: the logging behavior's end line and the `NetworkError` the caller gets name every
 /// attempt and what it got, in order.
 @Suite struct RetriesVisibleTests {
-    static let retry: RetryBehavior = .retry(RetryPolicy(maximumAttempts: 3, baseDelay: .zero), clock: TestClock())
+    static let retry: RetryBehavior = .retry(RetrySettings(maximumAttempts: 3, baseDelay: .zero), clock: TestClock())
 
     func client(_ mock: MockTransport, sink: RecordingSink) -> NetworkClient {
         NetworkClient(

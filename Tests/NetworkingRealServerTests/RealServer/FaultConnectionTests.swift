@@ -16,7 +16,7 @@ extension RealServerTests {
         private func retryingClient(attempts: Int = 3, counter: AttemptCounter = AttemptCounter()) async throws
             -> NetworkClient
         {
-            var policy = RetryPolicy(maximumAttempts: attempts)
+            var policy = RetrySettings(maximumAttempts: attempts)
             policy.retryableTransportErrors.insert(.timedOut)
             return try await FaultServer.client(
                 transport: TestTransport.make(),
@@ -29,7 +29,7 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = NetworkClient(
                 baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
-                behavior: CombinedBehavior([.retry(RetryPolicy(maximumAttempts: 3), clock: TestClock()), counter]))
+                behavior: CombinedBehavior([.retry(RetrySettings(maximumAttempts: 3), clock: TestClock()), counter]))
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(method, path: "/", body: body))

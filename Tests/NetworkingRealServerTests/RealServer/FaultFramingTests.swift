@@ -45,8 +45,8 @@ extension RealServerTests {
                 try await client.send(NetworkRequest<Data>(path: path, query: Faults.query(key), timeout: .seconds(5)))
             }
             #expect(error?.kind == .transport(code))
-            #expect(try await FaultServer.hits(key).count == RetryPolicy.defaultMaximumAttempts)
-            #expect(counter.sent == RetryPolicy.defaultMaximumAttempts)
+            #expect(try await FaultServer.hits(key).count == RetrySettings.defaultMaximumAttempts)
+            #expect(counter.sent == RetrySettings.defaultMaximumAttempts)
         }
 
         @Test(arguments: brokenBodies)

@@ -214,12 +214,12 @@ extension RealServerTests {
         @Test func aRefreshedCredentialInACustomHeaderNeverFollowsARedirectToAnotherHostOrPort() async throws {
             // Token refresh writes its header as sensitive too, whatever its scheme names it.
             let key = FaultServer.newKey("refresh-credential")
-            var configuration = TokenRefreshBehavior.Configuration()
-            configuration.scheme = .custom(header: "X-Session-Token")
+            var settings = TokenRefreshSettings()
+            settings.scheme = .custom(header: "X-Session-Token")
             let behavior = TokenRefreshBehavior(
                 initial: AccessCredential(token: "st-77"),
                 refresher: ClosureTokenRefresher { _ in AccessCredential(token: "st-78") },
-                configuration: configuration)
+                settings: settings)
             let client = try await FaultServer.client(behavior: behavior)
             try await expectStaysInItsOrigin("x-session-token", value: "st-77", key: key, client: client)
         }

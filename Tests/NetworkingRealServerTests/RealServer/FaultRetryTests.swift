@@ -19,7 +19,7 @@ extension RealServerTests {
         }
 
         /// A client retrying with `policy` on `clock`.
-        private func client(_ policy: RetryPolicy = .default, clock: TestClock = TestClock()) async throws
+        private func client(_ policy: RetrySettings = .default, clock: TestClock = TestClock()) async throws
             -> NetworkClient
         {
             try await FaultServer.client(behavior: .retry(policy, clock: clock))
@@ -33,14 +33,14 @@ extension RealServerTests {
             #expect(value.attempt == 3)
             #expect(try await FaultServer.hits(key).count == 3)
             #expect(clock.sleeps.count == 2)
-            #expect(clock.sleeps.allSatisfy { $0 <= RetryPolicy.defaultMaximumDelay })
+            #expect(clock.sleeps.allSatisfy { $0 <= RetrySettings.defaultMaximumDelay })
         }
 
         @Test(arguments: [1, 3, 5])
         func getGivesUpAfterExactlyTheAttemptBudget(attempts: Int) async throws {
             let key = FaultServer.newKey("flaky-budget")
             let error = await expectNetworkError {
-                try await client(RetryPolicy(maximumAttempts: attempts)).send(
+                try await client(RetrySettings(maximumAttempts: attempts)).send(
                     NetworkRequest<Flaky>(path: "/flaky/10/503", query: Faults.query(key)))
             }
             #expect(error?.kind == .unacceptableStatus(503))
@@ -129,11 +129,11 @@ extension RealServerTests {
         /// Hostile `Retry-After` values and the longest wait each may cause.
         static let hostileRetryAfter: [(String, Duration)] = [
             ("-5", .zero),  // negative: at once
-            ("Tue, 14 Nov 2023 22:12:20 GMT", RetryPolicy.defaultBaseDelay),  // in the past: at once or back-off
-            ("soon", RetryPolicy.defaultBaseDelay),  // garbage: ordinary back-off
-            ("1e3", RetryPolicy.defaultBaseDelay),
-            ("Tue, 99 Nov 2023 25:61:00 GMT", RetryPolicy.defaultBaseDelay),
-            ("", RetryPolicy.defaultBaseDelay),
+            ("Tue, 14 Nov 2023 22:12:20 GMT", RetrySettings.defaultBaseDelay),  // in the past: at once or back-off
+            ("soon", RetrySettings.defaultBaseDelay),  // garbage: ordinary back-off
+            ("1e3", RetrySettings.defaultBaseDelay),
+            ("Tue, 99 Nov 2023 25:61:00 GMT", RetrySettings.defaultBaseDelay),
+            ("", RetrySettings.defaultBaseDelay),
         ]
 
         @Test(arguments: hostileRetryAfter)
@@ -167,7 +167,7 @@ extension RealServerTests {
         }
 
         @Test func retryAfterBeyondTheTimeBudgetIsNotWaitedFor() async throws {
-            var policy = RetryPolicy.default
+            var policy = RetrySettings.default
             policy.timeBudget = .seconds(10)
             let key = FaultServer.newKey("retry-after-budget")
             let clock = TestClock()

@@ -48,7 +48,7 @@ extension RealServerTests {
             // Given: three attempts, waits on a virtual clock, and a counter inside the retry
             let counter = AttemptCounter()
             let clock = TestClock()
-            let retry = RetryBehavior(policy: RetryPolicy(maximumAttempts: 3), clock: clock)
+            let retry = RetryBehavior(settings: RetrySettings(maximumAttempts: 3), clock: clock)
             let client = try await HTTPBin.client(behavior: CombinedBehavior([retry, counter]))
             // When
             let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/status/500")) }
@@ -64,7 +64,7 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = try await HTTPBin.client(
                 behavior: CombinedBehavior([
-                    RetryBehavior(policy: RetryPolicy(maximumAttempts: attempts), clock: TestClock()), counter,
+                    RetryBehavior(settings: RetrySettings(maximumAttempts: attempts), clock: TestClock()), counter,
                 ]))
             let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/status/503")) }
             #expect(error?.kind == .unacceptableStatus(503))
@@ -74,7 +74,7 @@ extension RealServerTests {
         @Test func postToStatus500IsSentOnceByDefault() async throws {
             let counter = AttemptCounter()
             let client = try await HTTPBin.client(
-                behavior: CombinedBehavior([RetryBehavior(policy: .default, clock: TestClock()), counter]))
+                behavior: CombinedBehavior([RetryBehavior(settings: .default, clock: TestClock()), counter]))
             let error = await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(.post, path: "/status/500", body: .json(["a": 1])))
             }
@@ -85,7 +85,7 @@ extension RealServerTests {
         @Test func nonRetryableStatusIsSentOnce() async throws {
             let counter = AttemptCounter()
             let client = try await HTTPBin.client(
-                behavior: CombinedBehavior([RetryBehavior(policy: .default, clock: TestClock()), counter]))
+                behavior: CombinedBehavior([RetryBehavior(settings: .default, clock: TestClock()), counter]))
             let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/status/404")) }
             #expect(error?.kind == .unacceptableStatus(404))
             #expect(counter.sent == 1)

@@ -16,7 +16,7 @@ extension RealServerTests {
 
         /// Activity counter, logging, retry and authorization, as the README recommends, plus a counter of outcomes.
         struct Chain {
-            let activity = InMemoryActivityCounterState()
+            let activity = InMemoryActivityCounterStore()
             let transitions = LockedBox<[Bool]>([])
             let logLines = LockedBox(0)
             let outcomes = AttemptCounter()
@@ -26,7 +26,7 @@ extension RealServerTests {
                 let logLines = self.logLines
                 return CombinedBehavior([
                     outcomes,
-                    .activityCounter(state: activity) { busy in transitions.withLock { $0.append(busy) } },
+                    .activityCounter(store: activity) { busy in transitions.withLock { $0.append(busy) } },
                     .logging(to: LogSink { _ in logLines.withLock { $0 += 1 } }),
                     .retry(.default, clock: TestClock()),
                     .authorization(.bearer, store: InMemoryTokenStore("stress-token")),

@@ -86,14 +86,14 @@ import NetworkingTestSupport
     }
 
     @Test func behaviorsInsideTheRetryRunOncePerAttemptAndOutsideOncePerCall() async throws {
-        let log = EventLog()
+        let log = HookTrace()
         let transport = Self.transport([503, 200])
         // Given in the "wrong" order: the chain orders by placement, so the observer runs outside the retry and
         // the header-setting behavior inside it, whatever the array says.
         let behavior = CombinedBehavior([
-            RecordingBehavior("inner", log: log, additionalHeaders: ["Authorization": "Bearer t"]),
+            HookTraceBehavior("inner", log: log, additionalHeaders: ["Authorization": "Bearer t"]),
             .retry(clock: TestClock()),
-            RecordingBehavior("outer", log: log, placement: .observation),
+            HookTraceBehavior("outer", log: log, placement: .observation),
         ])
         try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
         #expect(

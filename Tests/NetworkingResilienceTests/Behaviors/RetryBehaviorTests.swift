@@ -66,10 +66,10 @@ import NetworkingTestSupport
 
     /// Runs one call through a retry behavior with fixed jitter 0.5 on `clock`.
     static func run(
-        _ script: Script, request: HTTPRequest = request(), policy: RetryPolicy = .default,
+        _ script: Script, request: HTTPRequest = request(), policy: RetrySettings = .default,
         clock: TestClock = TestClock(), onRetry: (@Sendable (RetryBehavior.Event) -> Void)? = nil
     ) async throws -> (HTTPResponse, HTTPResponse.Body) {
-        let behavior = RetryBehavior(policy: policy, clock: clock, random: { 0.5 }, onRetry: onRetry)
+        let behavior = RetryBehavior(settings: policy, clock: clock, random: { 0.5 }, onRetry: onRetry)
         return try await behavior.intercept(request, context: context, next: script.next)
     }
 
@@ -170,7 +170,7 @@ import NetworkingTestSupport
     @Test func theTimeBudgetStopsRetries() async throws {
         let script = Script([.status(503, headers: ["Retry-After": "3"])])
         let clock = TestClock()
-        var policy = RetryPolicy.default
+        var policy = RetrySettings.default
         policy.timeBudget = .seconds(5)
         let error = await expectNetworkError { try await Self.run(script, policy: policy, clock: clock) }
         #expect(error?.body == Data("attempt 2".utf8))
@@ -249,12 +249,12 @@ import NetworkingTestSupport
     }
 
     @Test func theStaticFactoryBuildsTheBehavior() {
-        var policy = RetryPolicy.default
+        var policy = RetrySettings.default
         policy.maximumAttempts = 5
         let behavior: RetryBehavior = .retry(policy, clock: TestClock(), random: { 0.5 })
-        #expect(behavior.policy.maximumAttempts == 5)
+        #expect(behavior.settings.maximumAttempts == 5)
         #expect(behavior.random() == 0.5)
         #expect(behavior.onRetry == nil)
-        #expect(RetryBehavior().policy == .default)
+        #expect(RetryBehavior().settings == .default)
     }
 }

@@ -15,10 +15,10 @@ import NetworkingTestSupport
 
     /// The decision with a fixed jitter of 0.5, so back-off delays are exact: 0.25 s after the first attempt.
     static func decide(
-        _ outcome: RetryPolicy.Outcome, method: HTTPMethod = .get, policy: RetryPolicy = .default,
+        _ outcome: RetrySettings.Outcome, method: HTTPMethod = .get, policy: RetrySettings = .default,
         headers: HTTPFields = [:], replayable: Bool = true, attempt: Int = 1, elapsed: Duration = .zero,
         random: Double = 0.5
-    ) -> RetryPolicy.Decision {
+    ) -> RetrySettings.Decision {
         policy.decision(
             method: method, requestHeaders: headers, bodyIsReplayable: replayable, outcome: outcome, attempt: attempt,
             elapsed: elapsed, now: now, random: { random })
@@ -34,8 +34,8 @@ import NetworkingTestSupport
     }
 
     @Test func defaultsArePinned() {
-        let policy = RetryPolicy.default
-        #expect(policy == RetryPolicy())
+        let policy = RetrySettings.default
+        #expect(policy == RetrySettings())
         #expect(policy.maximumAttempts == 3)
         #expect(policy.retryableMethods == Self.idempotent)
         #expect(policy.idempotencyKeyHeader == "Idempotency-Key")
@@ -126,13 +126,13 @@ import NetworkingTestSupport
     }
 
     @Test func oneAttemptTurnsRetryingOff() {
-        let policy = RetryPolicy(maximumAttempts: 1)
+        let policy = RetrySettings(maximumAttempts: 1)
         #expect(Self.decide(.status(503), policy: policy) == .doNotRetry(reason: "no attempts left (1 of 1 made)"))
     }
 
     @Test(arguments: zip(1...9, [0.25, 0.5, 1, 2, 4, 8, 15, 15, 15]))
     func backoffDoublesUpToTheCapWithFullJitter(attempt: Int, seconds: Double) {
-        let policy = RetryPolicy(maximumAttempts: 20)
+        let policy = RetrySettings(maximumAttempts: 20)
         #expect(Self.decide(.status(503), policy: policy, attempt: attempt) == .retry(after: .seconds(seconds)))
         #expect(policy.backoffBound(afterAttempt: attempt) == .seconds(min(30, 0.5 * pow(2, Double(attempt - 1)))))
     }
@@ -145,7 +145,7 @@ import NetworkingTestSupport
     }
 
     @Test func realRandomDelaysStayWithinTheirBounds() {
-        let policy = RetryPolicy(maximumAttempts: 20)
+        let policy = RetrySettings(maximumAttempts: 20)
         for attempt in 1...10 {
             let bound = policy.backoffBound(afterAttempt: attempt)
             var delays: Set<Duration> = []
@@ -165,10 +165,10 @@ import NetworkingTestSupport
     }
 
     @Test func absurdBackoffSettingsNeverTrap() {
-        let huge = RetryPolicy(maximumAttempts: 5000, delayMultiplier: 1e300)
+        let huge = RetrySettings(maximumAttempts: 5000, delayMultiplier: 1e300)
         #expect(huge.backoffBound(afterAttempt: 4000) == .seconds(30))
-        #expect(RetryPolicy(delayMultiplier: .nan).backoffBound(afterAttempt: 2) == .zero)
-        #expect(RetryPolicy(baseDelay: .seconds(-1)).backoffBound(afterAttempt: 1) == .zero)
+        #expect(RetrySettings(delayMultiplier: .nan).backoffBound(afterAttempt: 2) == .zero)
+        #expect(RetrySettings(baseDelay: .seconds(-1)).backoffBound(afterAttempt: 1) == .zero)
     }
 
     @Test func anIdempotencyKeyMakesPostRetryable() {
@@ -183,9 +183,9 @@ import NetworkingTestSupport
 
     @Test func anEmptyOrDisabledIdempotencyKeyDoesNotCount() {
         #expect(!Self.decide(.status(503), method: .post, headers: ["Idempotency-Key": " "]).retries)
-        let off = RetryPolicy(idempotencyKeyHeader: nil)
+        let off = RetrySettings(idempotencyKeyHeader: nil)
         #expect(!Self.decide(.status(503), method: .post, policy: off, headers: ["Idempotency-Key": "k"]).retries)
-        let custom = RetryPolicy(idempotencyKeyHeader: "X-Request-Key")
+        let custom = RetrySettings(idempotencyKeyHeader: "X-Request-Key")
         #expect(!Self.decide(.status(503), method: .post, policy: custom, headers: ["Idempotency-Key": "k"]).retries)
         #expect(
             Self.decide(.status(503), method: .post, policy: custom, headers: ["X-Request-Key": "k"])
@@ -233,7 +233,7 @@ import NetworkingTestSupport
     }
 
     @Test func aLargerMaximumRetryAfterWaitsForLongerAnswers() {
-        var policy = RetryPolicy.default
+        var policy = RetrySettings.default
         policy.maximumRetryAfter = .seconds(90)
         policy.timeBudget = .seconds(300)
         let decision = policy.decision(
@@ -263,14 +263,14 @@ import NetworkingTestSupport
     }
 
     @Test func attemptTimeoutsFollowTheTimedOutTransportCode() {
-        var policy = RetryPolicy.default
+        var policy = RetrySettings.default
         policy.retryableTransportErrors.remove(.timedOut)
         #expect(!Self.decide(.failure(Self.failure(.timedOut(.attempt))), policy: policy).retries)
         #expect(Self.decide(.failure(Self.transport(.cannotConnect)), policy: policy).retries)
     }
 
     @Test func decisionsDescribeThemselves() {
-        #expect("\(RetryPolicy.Decision.retry(after: .milliseconds(250)))" == "retry after 0.25 s")
+        #expect("\(RetrySettings.Decision.retry(after: .milliseconds(250)))" == "retry after 0.25 s")
         #expect(
             "\(Self.decide(.status(503), method: .post))"
                 == "do not retry: POST is not idempotent and has no Idempotency-Key header: "
@@ -279,7 +279,7 @@ import NetworkingTestSupport
     }
 }
 
-extension RetryPolicy.Decision {
+extension RetrySettings.Decision {
     /// Whether the decision is to retry.
     fileprivate var retries: Bool {
         if case .retry = self { true } else { false }

@@ -11,10 +11,10 @@ import NetworkingTestSupport
 @Suite struct RecordedRequestTests {
     @Test func recordsTheRequestAsSentAfterBehaviors() async throws {
         // Given
-        let log = EventLog()
+        let log = HookTrace()
         let mock = MockTransport().stub(.post, "/users", .success(User(id: 5, name: "Ada"), status: 201))
         let client = try makeClient(
-            transport: mock, behavior: RecordingBehavior("auth", log: log, additionalHeaders: ["X-Token": "t0k"]))
+            transport: mock, behavior: HookTraceBehavior("auth", log: log, additionalHeaders: ["X-Token": "t0k"]))
 
         // When
         _ = try await client.send(

@@ -130,7 +130,7 @@ import NetworkingTestSupport
         #expect(events.current == [true])
         #expect(try await Self.read(streamed) == "one two three")
         #expect(events.current == [true, false])
-        #expect(counter.state.count == 0)
+        #expect(counter.store.count == 0)
     }
 
     @Test func theActivityCounterEndsWhenTheStreamIsDropped() async throws {
@@ -139,10 +139,10 @@ import NetworkingTestSupport
         let client = try makeClient(transport: mock, behavior: counter)
         do {
             let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
-            #expect(counter.state.count == 1)
+            #expect(counter.store.count == 1)
             _ = streamed.response
         }
-        #expect(counter.state.count == 0)
+        #expect(counter.store.count == 0)
     }
 
     @Test func loggingShowsTheHeadThenTheByteCountNeverTheBody() async throws {

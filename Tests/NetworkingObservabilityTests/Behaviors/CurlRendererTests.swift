@@ -7,11 +7,11 @@ import NetworkingTestSupport
     import FoundationNetworking
 #endif
 
-/// `CURLRenderer`: commands that paste into a shell, with the logging redaction.
-@Suite struct CURLRendererTests {
+/// `CurlRenderer`: commands that paste into a shell, with the logging redaction.
+@Suite struct CurlRendererTests {
     @Test func aPlainGetIsJustTheQuotedURL() {
         let request = HTTPRequest(url: URL(string: "https://api.example.test/v1/users?page=2&sort=name")!)
-        #expect(CURLRenderer().render(request) == "curl 'https://api.example.test/v1/users?page=2&sort=name'")
+        #expect(CurlRenderer().render(request) == "curl 'https://api.example.test/v1/users?page=2&sort=name'")
     }
 
     // Header names are written in the canonical case Foundation uses on every platform (Linux rewrites them).
@@ -22,7 +22,7 @@ import NetworkingTestSupport
         request.headerFields["Api-Version"] = "2"
         request.body = .data(Data(#"{"name":"O'Brien"}"#.utf8))
         #expect(
-            CURLRenderer().render(request)
+            CurlRenderer().render(request)
                 == #"curl -X 'POST' -H 'Api-Version: 2' -H 'Content-Type: application/json' "#
                 + #"--data-binary '{"name":"O'\''Brien"}' 'https://api.example.test/v1/users'"#)
     }
@@ -34,7 +34,7 @@ import NetworkingTestSupport
     func methodsOtherThanGetAreSpelledOut(method: String, expected: String) {
         var request = HTTPRequest(url: URL(string: "https://api.example.test/x")!)
         request.method = HTTPMethod(rawValue: method)
-        #expect(CURLRenderer().render(request) == expected)
+        #expect(CurlRenderer().render(request) == expected)
     }
 
     @Test func secretsNeverAppearInTheCommand() {
@@ -47,7 +47,7 @@ import NetworkingTestSupport
         request.headerFields[sensitive: "X-Device"] = "d-S3CR3T-7"
         request.headerFields["Content-Type"] = "application/x-www-form-urlencoded"
         request.body = .data(Data("password=f-S3CR3T-6&echo=b-S3CR3T-3".utf8))
-        let command = CURLRenderer(redaction: Redaction(headerNames: ["x-api-key"])).render(request)
+        let command = CurlRenderer(redaction: Redaction(headerNames: ["x-api-key"])).render(request)
         #expect(!command.contains("S3CR3T"), "\(command)")
         #expect(command.contains("'X-Device: <redacted>'"))
         #expect(command.contains("'Authorization: <redacted>'"))
@@ -61,13 +61,13 @@ import NetworkingTestSupport
         request.method = "PUT"
         request.body = .data(Data([0xFF, 0xFE, 0x00, 0x01]))
         #expect(
-            CURLRenderer().render(request)
+            CurlRenderer().render(request)
                 == "curl -X 'PUT' 'https://api.example.test/upload' # binary body of 4 bytes left out")
     }
 
     @Test(arguments: ["it's", "'", "''", "$(touch /tmp/pwned) `id` $HOME", "a\nb", #"back\slash"#, "é 🚀", ""])
     func quotingKeepsAnyTextOneLiteralShellWord(text: String) throws {
-        let quoted = CURLRenderer.quoted(text)
+        let quoted = CurlRenderer.quoted(text)
         #expect(quoted.hasPrefix("'") && quoted.hasSuffix("'"))
         #expect(try shellEcho(quoted) == text)
     }
@@ -76,14 +76,14 @@ import NetworkingTestSupport
         var request = HTTPRequest(method: .put, url: URL(string: "https://api.example.test/v1/up")!)
         request.body = .file(URL(fileURLWithPath: "/tmp/movie.mp4"))
         #expect(
-            CURLRenderer().render(request)
+            CurlRenderer().render(request)
                 == "curl -X 'PUT' --data-binary '@/tmp/movie.mp4' 'https://api.example.test/v1/up'")
         var form = MultipartFormData()
         form.append("x", name: "a")
         request.body = form.body
         let length = try #require(form.body.length)
         #expect(
-            CURLRenderer().render(request)
+            CurlRenderer().render(request)
                 == "curl -X 'PUT' 'https://api.example.test/v1/up' # produced body (\(length) bytes) left out")
     }
 }

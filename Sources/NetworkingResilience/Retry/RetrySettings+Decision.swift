@@ -2,7 +2,7 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-extension RetryPolicy {
+extension RetrySettings {
     /// What to do after a failed attempt.
     public enum Decision: Sendable, Hashable, CustomStringConvertible {
         /// Send the request again after waiting `after`.
@@ -13,7 +13,7 @@ extension RetryPolicy {
         /// `retry after 0.25 s` or `do not retry: <reason>`.
         public var description: String {
             switch self {
-            case .retry(let delay): "retry after \(RetryPolicy.format(delay))"
+            case .retry(let delay): "retry after \(RetrySettings.format(delay))"
             case .doNotRetry(let reason): "do not retry: \(reason)"
             }
         }

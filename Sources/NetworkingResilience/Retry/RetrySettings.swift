@@ -4,8 +4,8 @@ import NetworkingCore
 
 /// When and how long to wait before sending a failed request again: the rules ``RetryBehavior`` follows.
 ///
-/// A policy is a plain value. Its decision is a pure function of the policy and what happened, so every rule can
-/// be tested without a client or a clock.
+/// The settings are a plain value (`RetryPolicy` before 1.0). Their decision is a pure function of the settings
+/// and what happened, so every rule can be tested without a client or a clock.
 ///
 /// The defaults follow RFC 9110 and what other clients learned the hard way:
 /// - only requests that are safe to send twice are retried: an idempotent method, a request carrying an
@@ -15,11 +15,11 @@ import NetworkingCore
 ///   which the server's answer is returned at once; no wait ends past a time budget.
 ///
 /// ```swift
-/// var policy = RetryPolicy.default
-/// policy.maximumAttempts = 5
-/// let client = NetworkClient(baseURL: url, behavior: .retry(policy))
+/// var settings = RetrySettings.default
+/// settings.maximumAttempts = 5
+/// let client = NetworkClient(baseURL: url, behavior: .retry(settings))
 /// ```
-public struct RetryPolicy: Sendable, Hashable {
+public struct RetrySettings: Sendable, Hashable {
     /// How many attempts a call may make in all, the first one included. `1` turns retrying off.
     ///
     /// Default: 3. Two retries ride out a brief outage or a deploy without letting one call multiply the load on a
@@ -117,8 +117,8 @@ public struct RetryPolicy: Sendable, Hashable {
     package static let defaultTimeBudget: Duration = .seconds(120)
 
     /// The policy with every default, each explained on its property. Read it to build on the defaults:
-    /// `RetryPolicy.default.retryableStatusCodes.union([409])`.
-    public static let `default` = RetryPolicy()
+    /// `RetrySettings.default.retryableStatusCodes.union([409])`.
+    public static let `default` = RetrySettings()
 
     /// Creates a policy; each value defaults to the default documented on its property.
     ///

@@ -17,7 +17,7 @@ import NetworkingCore
 ///   a trailing shell comment.
 ///
 /// Defaults: `Redaction/default`. State kept: none.
-public struct CURLRenderer: Sendable {
+public struct CurlRenderer: Sendable {
     /// What is never shown.
     public let redaction: Redaction
 

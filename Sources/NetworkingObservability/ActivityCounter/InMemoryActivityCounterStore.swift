@@ -1,8 +1,8 @@
 import NetworkingHTTP
 import NetworkingCore
 
-/// The default ``ActivityCounterState``: an integer behind a lock. It never goes below zero.
-public final class InMemoryActivityCounterState: ActivityCounterState {
+/// The default ``ActivityCounterStore``: an integer behind a lock. It never goes below zero.
+public final class InMemoryActivityCounterStore: ActivityCounterStore {
     private let value = LockedBox(0)
 
     /// Creates a counter at zero.

@@ -2,38 +2,22 @@ import Foundation
 import NetworkingHTTP
 import NetworkingCore
 
-/// A shared, ordered list of events, written by ``RecordingBehavior``s and read by tests.
-public final class EventLog: Sendable {
-    private let storage = LockedBox<[String]>([])
-
-    /// Creates an empty log.
-    public init() {}
-
-    /// Appends `event`.
-    public func append(_ event: String) {
-        storage.withLock { $0.append(event) }
-    }
-
-    /// Every event so far, in order.
-    public var events: [String] { storage.current }
-}
-
-/// A behavior that records each hook it receives as `"<name>.<hook>"` in an ``EventLog``, to test chain order and
+/// A behavior that records each hook it receives as `"<name>.<hook>"` in a ``HookTrace``, to test chain order and
 /// hook pairing.
 ///
 /// Events: `name.modify`, `name.beforeSend`, `name.afterSuccess(<status>)`, `name.afterFailure(<error>)`, where
 /// `<error>` is `cancelled`, a `NetworkError` kind such as `unacceptableStatus(500)`, or the error's type name.
-public struct RecordingBehavior: RequestBehavior {
+public struct HookTraceBehavior: RequestBehavior {
     /// The name written before each event.
     public let name: String
     /// Where events go.
-    public let log: EventLog
+    public let log: HookTrace
     /// Headers this behavior adds.
     public let additionalHeaders: [String: String]
     /// Where it runs in the chain; `BehaviorPlacement/modification` by default, like any behavior of your own.
     public let placement: BehaviorPlacement
 
-    /// Creates a recording behavior.
+    /// Creates a tracing behavior.
     ///
     /// - Parameters:
     ///   - name: The name written before each event.
@@ -41,7 +25,7 @@ public struct RecordingBehavior: RequestBehavior {
     ///   - additionalHeaders: Headers to add, to test merge precedence.
     ///   - placement: Where it runs in the chain; `BehaviorPlacement/modification` by default.
     public init(
-        _ name: String, log: EventLog, additionalHeaders: [String: String] = [:],
+        _ name: String, log: HookTrace, additionalHeaders: [String: String] = [:],
         placement: BehaviorPlacement = .modification
     ) {
         self.name = name

@@ -5,16 +5,16 @@ import NetworkingCore
 ///
 /// Every ``increment()`` is followed by exactly one ``decrement()``. Implementations must be safe to call from
 /// any task; the behavior calls them while holding its own lock, so they must return quickly and must not call
-/// back into the behavior. ``InMemoryActivityCounterState`` is the default:
+/// back into the behavior. ``InMemoryActivityCounterStore`` is the default:
 /// ```swift
-/// final class MetricsCounter: ActivityCounterState {
-///     private let inner = InMemoryActivityCounterState()
+/// final class MetricsCounter: ActivityCounterStore {
+///     private let inner = InMemoryActivityCounterStore()
 ///     var count: Int { inner.count }
 ///     func increment() -> Int { let n = inner.increment(); metrics.gauge("http.inflight", n); return n }
 ///     func decrement() -> Int { let n = inner.decrement(); metrics.gauge("http.inflight", n); return n }
 /// }
 /// ```
-public protocol ActivityCounterState: Sendable {
+public protocol ActivityCounterStore: Sendable {
     /// The number of calls in flight now.
     var count: Int { get }
 
