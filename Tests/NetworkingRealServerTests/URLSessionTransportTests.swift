@@ -79,7 +79,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("loop")
             let client = try await FaultServer.client(
                 configure: { $0.maximumRedirects = 5 })
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/redirect-loop", query: [URLQueryItem(name: "key", value: key)]))
             }
@@ -91,7 +91,7 @@ extension RealServerTests {
         func redirectToANonHTTPSchemeIsRefused(target: String) async throws {
             let key = FaultServer.newKey("scheme")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/redirect-to",
@@ -105,7 +105,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("timeout")
             let client = try await FaultServer.client()
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/delay-ms/3000", query: [URLQueryItem(name: "key", value: key)],
@@ -140,7 +140,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("big")
             let client = try await FaultServer.client(
                 configure: { $0.maximumResponseBodySize = 1000 })
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/bytes/5000", query: [URLQueryItem(name: "key", value: key)]))
             }
@@ -188,7 +188,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("endless")
             let client = try await FaultServer.client(
                 configure: { $0.maximumResponseBodySize = 256 * 1024 })
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/endless",
@@ -208,7 +208,7 @@ extension RealServerTests {
         @Test func crlfHeaderIsRejectedBeforeAnyIO() async throws {
             let key = FaultServer.newKey("crlf")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/echo", query: [URLQueryItem(name: "key", value: key)],
@@ -221,7 +221,7 @@ extension RealServerTests {
         @Test func refusedPortIsCannotConnect() async throws {
             let client = NetworkClient(
                 baseURL: URL(string: "http://127.0.0.1:1")!, transport: URLSessionTransport())
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/")) }
+            let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/")) }
             #expect(error?.kind == .transport(.cannotConnect))
             #expect(error?.transportError?.requestWasNotSent == true)
         }

@@ -1,6 +1,5 @@
 import Foundation
 import Networking
-import Testing
 import NetworkingTesting
 
 #if canImport(FoundationNetworking)
@@ -31,15 +30,14 @@ package enum BehaviorFakes {
     }
 
     /// Yields until `condition` holds: no sleeping. A condition that never holds is a failed test, not a hang:
-    /// after 30 s of wall time (a guard far beyond any passing run, never a measurement) it records an issue.
+    /// after 30 s of wall time (a guard far beyond any passing run, never a measurement) it throws.
     package static func waitUntil(
-        _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
+        fileID: String = #fileID, line: Int = #line, _ condition: () -> Bool
+    ) async throws {
         let guardTime = ContinuousClock.now + .seconds(30)
         while !condition() {
             if ContinuousClock.now > guardTime {
-                Issue.record("the awaited condition never held", sourceLocation: sourceLocation)
-                return
+                throw ExpectationFailure("the awaited condition never held", fileID: fileID, line: line)
             }
             await Task.yield()
         }
@@ -70,10 +68,10 @@ package enum BehaviorFakes {
     /// Runs `behavior` in a one-behavior chain (which names a failing behavior as the client does) over a fake
     /// transport; returns the error the chain threw and how many requests reached the fake transport.
     package static func failureInChain(
-        _ behavior: any RequestBehavior, sourceLocation: SourceLocation = #_sourceLocation
-    ) async -> (error: NetworkError?, sends: Int) {
+        _ behavior: any RequestBehavior, fileID: String = #fileID, line: Int = #line
+    ) async throws -> (error: NetworkError?, sends: Int) {
         let sends = LockedBox(0)
-        let error = await expectNetworkError(sourceLocation: sourceLocation) {
+        let error = try await expectNetworkError(fileID: fileID, line: line) {
             try await CombinedBehavior([behavior]).intercept(request, context: RequestContext()) { request in
                 sends.withLock { $0 += 1 }
                 return response(to: request)

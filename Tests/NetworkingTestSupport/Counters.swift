@@ -1,7 +1,6 @@
 import Foundation
 import Networking
 import NetworkingTesting
-import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,6 @@
 import Foundation
 import Networking
 import NetworkingTesting
-import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -49,19 +48,54 @@ package func answering(
     }
 }
 
-/// Runs `body` and returns the `NetworkError` it throws; records an issue when it throws something else or nothing.
+/// A test expectation that did not hold. The helpers of this target throw it, so the test fails with its message:
+/// the target imports no test framework and builds as an ordinary library on every toolchain (on Apple platforms
+/// only test targets find `Testing` and `XCTest`).
+package struct ExpectationFailure: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(_ what: String, fileID: String = #fileID, line: Int = #line) {
+        description = "\(what) (at \(fileID):\(line))"
+    }
+}
+
+/// Runs `body` and returns the `NetworkError` it throws (never `nil`: optional so a test reads `error?.kind`);
+/// throws ``ExpectationFailure`` when `body` throws something else or nothing.
 package func expectNetworkError<T>(
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () async throws -> T
-) async -> NetworkError? {
+    fileID: String = #fileID, line: Int = #line, _ body: () async throws -> T
+) async throws -> NetworkError? {
+    try await expectError(NetworkError.self, fileID: fileID, line: line, body)
+}
+
+/// Runs `body` and returns the `E` it throws (never `nil`); throws ``ExpectationFailure`` when `body` throws
+/// something else or nothing. What Swift Testing 6.1's `#expect(throws:)` returns, for Swift 6.0 too.
+package func expectError<E: Error, T>(
+    _ type: E.Type, fileID: String = #fileID, line: Int = #line, _ body: () async throws -> T
+) async throws -> E? {
+    let value: T
     do {
-        let value = try await body()
-        Issue.record("expected a NetworkError, got \(value)", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as NetworkError {
+        value = try await body()
+    } catch let error as E {
         return error
     } catch {
-        Issue.record("expected a NetworkError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
-        return nil
+        throw ExpectationFailure(
+            "expected \(E.self), got \(Swift.type(of: error)): \(error)", fileID: fileID, line: line)
     }
+    throw ExpectationFailure("expected \(E.self), got \(value)", fileID: fileID, line: line)
+}
+
+/// The synchronous form of ``expectError(_:fileID:line:_:)-async``.
+package func expectError<E: Error, T>(
+    _ type: E.Type, fileID: String = #fileID, line: Int = #line, _ body: () throws -> T
+) throws -> E? {
+    let value: T
+    do {
+        value = try body()
+    } catch let error as E {
+        return error
+    } catch {
+        throw ExpectationFailure(
+            "expected \(E.self), got \(Swift.type(of: error)): \(error)", fileID: fileID, line: line)
+    }
+    throw ExpectationFailure("expected \(E.self), got \(value)", fileID: fileID, line: line)
 }

@@ -104,7 +104,7 @@ import NetworkingTestSupport
         // Given
         let behavior = AuthorizationBehavior(store: ClosureTokenStore { throw TestError("keychain locked") })
         // When: run through a chain, which names the failing behavior as the client does.
-        let (error, sends) = await BehaviorFakes.failureInChain(behavior)
+        let (error, sends) = try await BehaviorFakes.failureInChain(behavior)
         // Then
         #expect(error?.kind == .behavior("AuthorizationBehavior"))
         #expect(error?.underlyingError as? TestError == TestError("keychain locked"))
@@ -134,7 +134,7 @@ import NetworkingTestSupport
 
     @Test func aBasicUserWithAColonIsRefusedWithoutRevealingTheCredential() async throws {
         let behavior: AuthorizationBehavior = .basicAuthorization(user: "ada:admin", password: "hunter22")
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await CombinedBehavior([behavior]).intercept(
                 BehaviorFakes.request, context: RequestContext(), next: BehaviorFakes.ok)
         }

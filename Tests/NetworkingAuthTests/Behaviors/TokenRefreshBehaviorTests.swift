@@ -113,12 +113,12 @@ import NetworkingTestSupport
             behavior: TokenRefreshBehavior(
                 initial: Self.old, refresher: refresher, clock: clock, settings: settings))
         for _ in 0..<2 {
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
+            let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
             #expect(error?.kind == .unacceptableStatus(401))
         }
         #expect(refresher.calls.value == 2)
         #expect(transport.requestCount == 4, "each call is replayed exactly once")
-        let blocked = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        let blocked = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
         #expect(blocked?.kind == .behavior("TokenRefreshBehavior"))
         guard case .refreshLimitReached(let limit, _)? = blocked?.underlyingError as? TokenRefreshError else {
             Issue.record("expected refreshLimitReached, got \(String(describing: blocked))")
@@ -128,7 +128,7 @@ import NetworkingTestSupport
         #expect(refresher.calls.value == 2)
         #expect(transport.requestCount == 5)
         clock.advance(by: .seconds(61))
-        _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
+        _ = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/me")) }
         #expect(refresher.calls.value == 3, "the window moved on, so a refresh is allowed again")
     }
 
@@ -235,7 +235,7 @@ import NetworkingTestSupport
         await clock.waitForTimers(1)
         #expect(clock.scheduledDelays == [.milliseconds(500)])
         clock.advance(by: .milliseconds(500))
-        let error = await expectNetworkError { try await call.value }
+        let error = try await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.attempt))
         #expect(error?.message == "the credential refresh took longer than the attempt time limit of 0.5 seconds")
         #expect(transport.requestCount == 0)
@@ -257,13 +257,13 @@ import NetworkingTestSupport
         #expect(clock.sleeps == [.seconds(4)])
         #expect(clock.scheduledDelays == [.seconds(1)])
         clock.advance(by: .seconds(1))
-        let error = await expectNetworkError { try await call.value }
+        let error = try await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.call))
         #expect(error?.message == "the call's deadline of 1.0 seconds passed while waiting for the credential refresh")
         #expect(transport.requestCount == 0)
         // The refresh goes on for whoever waits next; it is not cancelled with the call.
         clock.advance(by: .seconds(3))
-        await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
+        try await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
     }
 
     @Test func cancellingACallWaitingForARefreshEndsItAtOnce() async throws {
@@ -271,7 +271,7 @@ import NetworkingTestSupport
         let transport = answering()
         let client = try makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
         let call = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
-        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        try await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(transport.requestCount == 0)
@@ -284,7 +284,7 @@ import NetworkingTestSupport
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
         let client = try makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
-        let abandoned = await Self.callWhoseRefreshIsAbandoned(client, auth)
+        let abandoned = try await Self.callWhoseRefreshIsAbandoned(client, auth)
         #expect(throws: CancellationError.self) { try abandoned.get() }
         // When another call comes
         try await client.send(NetworkRequest<Void>(path: "/me"))
@@ -296,11 +296,11 @@ import NetworkingTestSupport
 
     /// Starts a call that waits for the first refresh, cancels it once it waits (the only waiter, so the refresh is
     /// abandoned), and returns how the call ended.
-    static func callWhoseRefreshIsAbandoned(_ client: NetworkClient, _ auth: TokenRefreshBehavior) async
+    static func callWhoseRefreshIsAbandoned(_ client: NetworkClient, _ auth: TokenRefreshBehavior) async throws
         -> Result<Void, any Error>
     {
         let first = Task { try await client.send(NetworkRequest<Void>(path: "/me")) }
-        await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
+        try await BehaviorFakes.waitUntil { auth.waitingCallCount == 1 }
         first.cancel()
         return await first.result
     }
@@ -326,7 +326,7 @@ import NetworkingTestSupport
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let transport = answering()
         let client = try makeClient(transport: transport, behavior: auth, timeout: .seconds(60), deadline: nil)
-        _ = await Self.callWhoseRefreshIsAbandoned(client, auth)
+        _ = try await Self.callWhoseRefreshIsAbandoned(client, auth)
         // When a second refresh stores fresh-2, then the first one finishes
         try await client.send(NetworkRequest<Void>(path: "/me"))
         #expect(auth.credential?.token == "fresh-2")
@@ -343,9 +343,9 @@ import NetworkingTestSupport
         let refresher = ReleasableRefresher()
         let auth = TokenRefreshBehavior(initial: nil, refresher: refresher, clock: TestClock())
         let client = try makeClient(transport: answering(), behavior: auth, timeout: .seconds(60), deadline: nil)
-        _ = await Self.callWhoseRefreshIsAbandoned(client, auth)
+        _ = try await Self.callWhoseRefreshIsAbandoned(client, auth)
         refresher.release.continuation.yield()
-        await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
+        try await BehaviorFakes.waitUntil { auth.credential?.token == "late" }
         #expect(refresher.calls.withLock { $0 } == 1)
     }
 }

@@ -24,7 +24,7 @@ import NetworkingTestSupport
     func twoBehaviorsOfOneExclusivePlacementAreRefusedWhenTheClientIsBuilt(index: Int) throws {
         let (placement, pair) = Self.duplicates[index]
         let transport = answering()
-        let error = #expect(throws: BehaviorConflictError.self) {
+        let error = try expectError(BehaviorConflictError.self) {
             try makeClient(transport: transport, behavior: CombinedBehavior(pair()))
         }
         guard case .duplicate(let found, let names)? = error?.reason else {
@@ -38,7 +38,7 @@ import NetworkingTestSupport
     }
 
     @Test func nestedCombinationsAreSearchedForDuplicates() throws {
-        let error = #expect(throws: BehaviorConflictError.self) {
+        let error = try expectError(BehaviorConflictError.self) {
             try makeClient(
                 transport: answering(),
                 behavior: CombinedBehavior([
@@ -63,9 +63,9 @@ import NetworkingTestSupport
         try await SharedClients.onATransport.send(NetworkRequest<Void>(path: "/x"))
     }
 
-    @Test func aConflictAssembledAtRunTimeIsThrownByTheValidatingInitializer() {
+    @Test func aConflictAssembledAtRunTimeIsThrownByTheValidatingInitializer() throws {
         let chosen: [any RequestBehavior] = [.retry(clock: TestClock()), .retry(clock: TestClock())]
-        let error = #expect(throws: BehaviorConflictError.self) {
+        let error = try expectError(BehaviorConflictError.self) {
             try NetworkClient(
                 validating: .init(baseURL: nil, transport: answering(), behavior: CombinedBehavior(chosen)))
         }
@@ -76,7 +76,7 @@ import NetworkingTestSupport
     #if compiler(>=6.2)
         /// Written in code, a conflict is a programmer error: building the client stops the program there, with the
         /// conflict's message, as the standard library stops on an index out of range.
-        @Test func aConflictWrittenInCodeStopsTheProgramWhereTheClientIsBuilt() async {
+        @Test func aConflictWrittenInCodeStopsTheProgramWhereTheClientIsBuilt() async throws {
             let fromConfiguration = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let behavior = CombinedBehavior([.retry(), .retry()])
                 _ = NetworkClient(configuration: .init(baseURL: nil, transport: MockTransport(), behavior: behavior))
@@ -116,7 +116,7 @@ import NetworkingTestSupport
             transport: transport,
             behavior: .retry(RetrySettings(maximumAttempts: 3, baseDelay: .zero), clock: TestClock()))
         // When the call brings its own retry
-        _ = await expectNetworkError {
+        _ = try await expectNetworkError {
             try await client.send(
                 NetworkRequest<Void>(path: "/x"),
                 behavior: .retry(RetrySettings(maximumAttempts: 2, baseDelay: .zero), clock: TestClock()))
@@ -124,14 +124,14 @@ import NetworkingTestSupport
         // Then only the per-request one ran: 2 attempts, not 3 × 2
         #expect(transport.requestCount == 2)
         // And a call without one still has the client-wide 3
-        _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/y")) }
+        _ = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/y")) }
         #expect(transport.requestCount == 5)
     }
 
     @Test func twoRetriesInOnePerRequestBehaviorFailTheCallBeforeAnyIO() async throws {
         let transport = answering()
         let client = try makeClient(transport: transport)
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(
                 NetworkRequest<Void>(path: "/x"),
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .retry(clock: TestClock())]))

@@ -81,7 +81,7 @@ import NetworkingTestSupport
     @Test func anOverrideInTheClientWideBehaviorIsRefusedWhenTheClientIsBuilt() throws {
         // An override there could act on nothing: the mistake is reported where the client is configured.
         let log = HookTrace()
-        let error = #expect(throws: BehaviorConflictError.self) {
+        let error = try expectError(BehaviorConflictError.self) {
             try makeClient(transport: answering(), behavior: CombinedBehavior([.without(Auth.self), Auth(log: log)]))
         }
         #expect(error?.reason == .overrideOutsideCall("Auth"))
@@ -136,7 +136,7 @@ import NetworkingTestSupport
     @Test func withoutRetriesRemovesTheRetryBehavior() async throws {
         let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
         let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock()))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(NetworkRequest<Void>(path: "/x"), behavior: .without(.retries))
         }
         #expect(error?.kind == .unacceptableStatus(503))
@@ -147,7 +147,7 @@ import NetworkingTestSupport
         let transport = MockTransport().stub(.get, "/x", .serviceUnavailable(retryAfter: 0), .status(204))
         let hedging = HedgingBehavior.hedging(try HedgingSettings(delay: .fixed(.seconds(30))))
         let client = try makeClient(transport: transport, behavior: hedging)
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(NetworkRequest<Void>(path: "/x"), behavior: .without(.retries))
         }
         #expect(error?.kind == .unacceptableStatus(503))

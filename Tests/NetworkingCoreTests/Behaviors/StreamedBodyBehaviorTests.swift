@@ -50,7 +50,7 @@ import NetworkingTestSupport
         let settings = try ConcurrencyLimitSettings(maximumInFlight: 1, maximumQueueLength: 0)
         let client = try makeClient(transport: transport, behavior: .concurrencyLimit(settings))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
-        let refused = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/other")) }
+        let refused = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/other")) }
         #expect(refused?.underlyingError is ConcurrencyLimitExceededError)
         #expect(try await Self.read(streamed) == Data("payload".utf8))
         #expect(try await client.send(NetworkRequest<Data>(path: "/other")) == Data("x".utf8))
@@ -65,14 +65,14 @@ import NetworkingTestSupport
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
         #expect(records.current.isEmpty, "the attempt is not over while its body streams")
         _ = try await Self.read(streamed)
-        await BehaviorFakes.waitUntil { records.current.count == 1 }
+        try await BehaviorFakes.waitUntil { records.current.count == 1 }
         #expect(records.current.first?.outcome == .status(200))
         #expect(records.current.first?.bytesReceived == 7)
         #expect(records.current.first?.timeToResponseHead != nil)
 
         let stalled = try await client.stream(NetworkRequest<Data>(path: "/stalled"))
         stalled.body.cancel()
-        await BehaviorFakes.waitUntil { records.current.count == 2 }
+        try await BehaviorFakes.waitUntil { records.current.count == 2 }
         #expect(records.current.last?.outcome == .cancelled)
     }
 }

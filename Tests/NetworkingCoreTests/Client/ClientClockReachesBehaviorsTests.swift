@@ -56,7 +56,7 @@ import NetworkingTestSupport
             transport: transport, behavior: .retry(RetrySettings(maximumAttempts: 2), clock: own),
             clock: TestClock(mode: .manual), deadline: nil)
         // When the call fails twice, the wait between ran on the behavior's clock (it would hang on the client's)
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/x")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/x")) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(transport.requestCount == 2)
         #expect(own.sleeps.count == 1)

@@ -39,7 +39,7 @@ import NetworkingTestSupport
     @Test func invalidUTF8TextIsADecodingError() async throws {
         let client = try makeClient(
             transport: MockTransport { _ in (HTTPResponse(status: 200), Data([0xFF, 0xFE, 0xFA])) })
-        let error = await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/text")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/text")) }
         #expect(error?.kind == .decoding)
     }
 
@@ -62,7 +62,7 @@ import NetworkingTestSupport
     @Test func emptyBodyForAJSONTypeIsADecodingErrorNamingTheType() async throws {
         let client = try makeClient(transport: answering(204))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
         #expect(error.kind == .decoding)
         #expect(error.message.contains("User"))
         #expect(error.message.contains("empty"))
@@ -71,7 +71,7 @@ import NetworkingTestSupport
     @Test func decodingErrorCarriesPathStatusAndBodySnippet() async throws {
         let client = try makeClient(transport: answering(body: #"{"id": "seven", "name": "Ada"}"#))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) })
         #expect(error.kind == .decoding)
         #expect(error.requestName == "GET /users/7")
         #expect(error.statusCode == 200)
@@ -121,7 +121,7 @@ import NetworkingTestSupport
 
     @Test func aNonOptionalResponseStillRefusesAnEmptyBody() async throws {
         let client = try makeClient(transport: answering(204))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/7")) }
         #expect(error?.kind == .decoding)
     }
 

@@ -14,7 +14,7 @@ import NetworkingTestSupport
         let client = try makeClient(
             transport: answering(status, body: #"{"error":"nope"}"#, headers: ["Retry-After": "3"]))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
         #expect(error.kind == .unacceptableStatus(status))
         #expect(error.statusCode == status)
         #expect(error.response?.headerFields["Retry-After"] == "3")
@@ -32,7 +32,7 @@ import NetworkingTestSupport
     @Test func descriptionReadsAsOneLogLine() async throws {
         let client = try makeClient(transport: answering(503, body: "{\"error\":\"busy\"}\n"))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) })
         // The reason phrase comes from Foundation and differs in letter case between platforms.
         #expect(
             error.description.hasPrefix(
@@ -97,7 +97,7 @@ import NetworkingTestSupport
         let transport = answering()
         let client = try makeClient(transport: transport)
         let error = try #require(
-            await expectNetworkError {
+            try await expectNetworkError {
                 try await client.send(NetworkRequest<Void>(.post, path: "/u", body: .json(Unencodable())))
             })
         #expect(error.kind == .encoding)
@@ -119,7 +119,7 @@ import NetworkingTestSupport
                 request.headerFields[.authorization] = "Bearer s3cr3t-token-XYZ"
                 request.headerFields[sensitive: "X-Api-Key"] = "key-123456"
             })
-        let error = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/me")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/me")) }
         #expect(error?.kind == .decoding)
         #expect(error?.sentRequest?.headerFields[.authorization] == "Bearer s3cr3t-token-XYZ")
         let text = "\(error.map { "\($0)" } ?? "")"
@@ -132,13 +132,13 @@ import NetworkingTestSupport
         let client = NetworkClient(
             configuration: .init(
                 baseURL: testBaseURL, transport: answering(500, body: "oops"), maximumResponseBodySize: -1))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/x")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/x")) }
         #expect(error?.kind == .unacceptableStatus(500))
         #expect(error?.body == Data())
         let ok = NetworkClient(
             configuration: .init(
                 baseURL: testBaseURL, transport: answering(200, body: "ok"), maximumResponseBodySize: -1))
-        let tooLarge = await expectNetworkError { try await ok.send(NetworkRequest<Data>(path: "/x")) }
+        let tooLarge = try await expectNetworkError { try await ok.send(NetworkRequest<Data>(path: "/x")) }
         #expect(tooLarge?.kind == .transport(.responseTooLarge))
     }
 
@@ -149,7 +149,7 @@ import NetworkingTestSupport
         let body = String(repeating: "x", count: offset) + token + String(repeating: "y", count: 300)
         let client = try makeClient(transport: answering(500, body: body), behavior: .authorization { token })
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
         for text in [error.description, "\(error)", error.localizedDescription, error.bodySnippet()] {
             for length in 4...token.count {
                 #expect(!text.contains(token.prefix(length)), "shows \(token.prefix(length)) in \(text)")
@@ -165,7 +165,7 @@ import NetworkingTestSupport
         let body = String(repeating: "x", count: 250) + token + "\u{301}" + String(repeating: "y", count: 300)
         let client = try makeClient(transport: answering(500, body: body), behavior: .authorization { token })
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/echo")) })
         let snippet = error.bodySnippet()
         for length in 4...token.count { #expect(!snippet.contains(token.prefix(length)), "\(snippet)") }
         #expect(snippet.contains("<redacted>"))

@@ -47,7 +47,7 @@ import NetworkingTestSupport
         await clock.waitForTimers(1)
         #expect(clock.scheduledDelays == [.milliseconds(50)])
         clock.advance(by: .milliseconds(50))
-        let error = await expectNetworkError { try await call.value }
+        let error = try await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.attempt))
     }
 
@@ -59,7 +59,7 @@ import NetworkingTestSupport
         await clock.waitForTimers(1)
         #expect(clock.scheduledDelays == [.seconds(2)])
         clock.advance(by: .seconds(2))
-        let error = await expectNetworkError { try await call.value }
+        let error = try await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.call))
     }
 
@@ -81,7 +81,7 @@ import NetworkingTestSupport
         await clock.waitForTimers(1)
         #expect(clock.scheduledDelays.last == .milliseconds(900))
         clock.advance(by: .milliseconds(900))
-        let error = await expectNetworkError { try await call.value }
+        let error = try await expectNetworkError { try await call.value }
         #expect(error?.kind == .timedOut(.call))
         #expect(transport.cancellations.value == 2)
     }
@@ -92,7 +92,7 @@ import NetworkingTestSupport
         let transport = answering(503)
         let client = try makeClient(
             transport: transport, behavior: retry, clock: clock, timeout: .seconds(1), deadline: .seconds(5))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/busy")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/busy")) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(transport.requestCount == 1)
         #expect(clock.sleeps.isEmpty, "no 10 s back-off: \(clock.sleeps)")

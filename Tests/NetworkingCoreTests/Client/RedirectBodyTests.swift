@@ -23,7 +23,7 @@ import NetworkingTestSupport
         #expect(transport.requestCount == 1)
         // Not accepted, the 3xx is an error that still carries the body.
         request.acceptableStatusCodes = [200]
-        let error = await expectNetworkError { try await client.send(request) }
+        let error = try await expectNetworkError { try await client.send(request) }
         #expect(error?.kind == .unacceptableStatus(status))
         #expect(error?.body == Data(body.utf8))
     }

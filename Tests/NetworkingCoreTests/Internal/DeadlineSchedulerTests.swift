@@ -37,7 +37,7 @@ import NetworkingTestSupport
         #expect(!scheduler.remove(removed))
     }
 
-    @Test(.timeLimit(.minutes(1))) func theRealTimerSkipsARemovedEntryDueBeforeAPendingOne() async {
+    @Test(.timeLimit(.minutes(1))) func theRealTimerSkipsARemovedEntryDueBeforeAPendingOne() async throws {
         let scheduler = DeadlineScheduler()
         let now = ContinuousClock.now
         let fired = LockedBox<[String]>([])

@@ -59,7 +59,7 @@ import NetworkingTestSupport
         #expect(clock.pendingTimerCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func theTimerStopsTheRegisteredTransferAndTheCallerStaysUncancelled() async {
+    @Test(.timeLimit(.minutes(1))) func theTimerStopsTheRegisteredTransferAndTheCallerStaysUncancelled() async throws {
         let clock = TestClock(mode: .manual)
         let transport = StoppableTransport()
         let call = Task {

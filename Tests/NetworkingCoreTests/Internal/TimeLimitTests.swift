@@ -23,7 +23,7 @@ import NetworkingTestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func whenTheTimerFiresTheOperationIsCancelledAndTheTimeoutThrown() async {
+    @Test(.timeLimit(.minutes(1))) func whenTheTimerFiresTheOperationIsCancelledAndTheTimeoutThrown() async throws {
         let clock = TestClock(mode: .manual)
         let waiter = CancellationWaiter()
         let call = Self.callWaitingForCancellation(waiter, limit: .seconds(60), clock: clock)
@@ -36,7 +36,8 @@ import NetworkingTestSupport
         #expect(clock.pendingTimerCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aValueProducedAfterTheTimerFiredIsDiscardedNeverReturnedCancelled() async {
+    @Test(.timeLimit(.minutes(1))) func aValueProducedAfterTheTimerFiredIsDiscardedNeverReturnedCancelled() async throws
+    {
         // The operation ignores the cancellation and produces a resource anyway: the caller gets the time-out, and
         // the resource goes to `discard`, never to the caller.
         let clock = TestClock(mode: .manual)
@@ -70,7 +71,7 @@ import NetworkingTestSupport
         #expect(discarded.current.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(1))) func cancellingTheCallerGivesCancellationErrorNotATimeout() async {
+    @Test(.timeLimit(.minutes(1))) func cancellingTheCallerGivesCancellationErrorNotATimeout() async throws {
         let clock = TestClock(mode: .manual)
         let waiter = CancellationWaiter()
         let call = Self.callWaitingForCancellation(waiter, limit: .seconds(60), clock: clock)
@@ -81,7 +82,7 @@ import NetworkingTestSupport
         #expect(clock.pendingTimerCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aCallerCancelledWhileTheTimerFiresStillGetsCancellationError() async {
+    @Test(.timeLimit(.minutes(1))) func aCallerCancelledWhileTheTimerFiresStillGetsCancellationError() async throws {
         let clock = TestClock(mode: .manual)
         let waiter = CancellationWaiter()
         let call = Self.callWaitingForCancellation(waiter, limit: .seconds(1), clock: clock)
@@ -91,7 +92,7 @@ import NetworkingTestSupport
         await #expect(throws: CancellationError.self) { try await call.value }
     }
 
-    @Test func anAlreadyCancelledCallerGetsCancellationErrorAndNoTimer() async {
+    @Test func anAlreadyCancelledCallerGetsCancellationErrorAndNoTimer() async throws {
         let clock = TestClock(mode: .manual)
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -125,7 +126,7 @@ import NetworkingTestSupport
         #expect(value == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func anAutomaticClockEndsALimitWhenASleepMovesTimePastIt() async {
+    @Test(.timeLimit(.minutes(1))) func anAutomaticClockEndsALimitWhenASleepMovesTimePastIt() async throws {
         // In automatic mode, time moves when something sleeps: a back-off of 2 s passes a limit of 1 s.
         let clock = TestClock()
         let waiter = CancellationWaiter()
@@ -135,7 +136,7 @@ import NetworkingTestSupport
         await #expect(throws: LimitPassed.self) { try await call.value }
     }
 
-    @Test(.timeLimit(.minutes(1))) func onTheSystemClockAShortLimitFiresTheSharedTimer() async {
+    @Test(.timeLimit(.minutes(1))) func onTheSystemClockAShortLimitFiresTheSharedTimer() async throws {
         let waiter = CancellationWaiter()
         let start = ContinuousClock.now
         await #expect(throws: LimitPassed.self) {

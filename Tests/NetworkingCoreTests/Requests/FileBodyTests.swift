@@ -30,7 +30,7 @@ import NetworkingTestSupport
     @Test func aMissingFileFailsBeforeAnyIOWithAnErrorNamingThePathAndTheRequest() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
         let transport = MockTransport().stub(.post, "/files", .success(Receipt(ok: true)))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await Self.client(transport).send(
                 NetworkRequest<Receipt>(.post, path: "/files", body: .file(missing)))
         }
@@ -45,7 +45,7 @@ import NetworkingTestSupport
         let directory = FileManager.default.temporaryDirectory
         let notAFile = URL(string: "https://example.com/file.bin")!
         for (url, reason) in [(directory, "is a directory"), (notAFile, "is not a file: URL")] {
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await Self.client(transport).send(
                     NetworkRequest<Receipt>(.post, path: "/files", body: .file(url)))
             }
@@ -59,7 +59,7 @@ import NetworkingTestSupport
         let file = try TestFiles.temporaryFile(Data("x".utf8))
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = MockTransport().stub(.get, "/files", .success(Receipt(ok: true)))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await Self.client(transport).send(NetworkRequest<Receipt>(.get, path: "/files", body: .file(file)))
         }
         #expect(error?.kind == .invalidRequest)

@@ -71,7 +71,7 @@ import NetworkingTestSupport
         let transport = answering()
         let client = NetworkClient(configuration: .init(baseURL: nil, transport: transport, clock: SystemClock()))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains("no base URL"))
         #expect(transport.requestCount == 0)
@@ -83,7 +83,7 @@ import NetworkingTestSupport
         let client = NetworkClient(
             configuration: .init(baseURL: URL(string: base)!, transport: transport, clock: SystemClock()))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
         #expect(error.kind == .invalidRequest)
         #expect(error.requestName == "GET /users")
         #expect(transport.requestCount == 0)
@@ -93,7 +93,7 @@ import NetworkingTestSupport
     func dotSegmentsThatWouldLeaveTheBasePathAreRefused(path: String) async throws {
         let transport = answering()
         let error = try #require(
-            await expectNetworkError {
+            try await expectNetworkError {
                 try await makeClient(transport: transport).send(NetworkRequest<Void>(path: path))
             })
         #expect(error.kind == .invalidRequest)
@@ -114,7 +114,7 @@ import NetworkingTestSupport
             configuration: .init(
                 baseURL: URL(string: "https://api.test/v1?key=abc")!, transport: transport, clock: SystemClock()))
         let error = try #require(
-            await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
+            try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) })
         #expect(error.kind == .invalidRequest)
         #expect(error.message.contains("query"))
         #expect(transport.requestCount == 0)

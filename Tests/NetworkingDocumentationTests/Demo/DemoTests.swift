@@ -54,7 +54,7 @@ import NetworkingTestSupport
         await clock.waitForSleepers(1)  // step 3: France again, revalidated
         clock.advance(by: .seconds(1))
         await clock.waitForSleepers(1)  // step 4: the one request the five look-ups share
-        await BehaviorFakes.waitUntil { console.inFlight.calls.first?.waiterCount == 5 }
+        try await BehaviorFakes.waitUntil { console.inFlight.calls.first?.waiterCount == 5 }
         clock.advance(by: .seconds(1))
         await clock.waitForSleepers(1)  // step 5: the circuit's break
         clock.advance(by: Demo.API.breakerSettings.breakDuration)

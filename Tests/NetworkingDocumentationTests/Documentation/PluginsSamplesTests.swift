@@ -179,7 +179,7 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
                 baseURL: URL(string: "https://api.example.com/v1")!, transport: mock,
                 behavior: CombinedBehavior([.retry(clock: TestClock()), .authorization(.bearer) { "t" }])))
         let form = [URLQueryItem(name: "u", value: "a")]
-        let error = await expectNetworkError { try await signIn(client: client, form: form) }
+        let error = try await expectNetworkError { try await signIn(client: client, form: form) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(mock.recordedRequests.count == 1)
         #expect(mock.lastRequest?.header("Authorization") == nil)

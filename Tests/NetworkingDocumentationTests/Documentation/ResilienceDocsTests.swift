@@ -33,10 +33,10 @@ import NetworkingTestSupport
         let client = try makeClient(
             transport: mock,
             behavior: CombinedBehavior([.rateLimit(clock: clock), .retry(clock: clock), breaker]))
-        let first = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/items")) }
+        let first = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/items")) }
         #expect(first?.kind == .unacceptableStatus(503))
         #expect(mock.recordedRequests.count == 3)
-        let second = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/items")) }
+        let second = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/items")) }
         #expect(second?.kind == .behavior("CircuitBreakerBehavior"))
         #expect(second?.underlyingError is CircuitOpenError)
         #expect(mock.recordedRequests.count == 3)

@@ -56,7 +56,7 @@ import NetworkingTestSupport
 
     @Test func aThrowingClosureFailsTheCallAsABehaviorErrorAndSendsNothing() async throws {
         let behavior = RequestModifierBehavior { _ in throw TestError("no signing key") }
-        let (error, sends) = await BehaviorFakes.failureInChain(behavior)
+        let (error, sends) = try await BehaviorFakes.failureInChain(behavior)
         #expect(error?.kind == .behavior("RequestModifierBehavior"))
         #expect(error?.underlyingError as? TestError == TestError("no signing key"))
         #expect(sends == 0)

@@ -32,14 +32,14 @@ import NetworkingTestSupport
     }
 
     @Test(arguments: Outcome.allCases)
-    func everyOutcomeEndsTheCountAndPassesTheOutcomeThrough(outcome: Outcome) async {
+    func everyOutcomeEndsTheCountAndPassesTheOutcomeThrough(outcome: Outcome) async throws {
         let events = LockedBox<[Bool]>([])
         let behavior = ActivityCounterBehavior(onChange: { isBusy in events.withLock { $0.append(isBusy) } })
         let call = Task {
             try await behavior.intercept(sampleRequest, context: RequestContext(), next: fakeNext(outcome))
         }
         if outcome == .cancellation {
-            await waitUntil { behavior.store.count == 1 }
+            try await waitUntil { behavior.store.count == 1 }
             call.cancel()
         }
         let result = await call.result
@@ -59,7 +59,7 @@ import NetworkingTestSupport
         let second = Task {
             try await behavior.intercept(sampleRequest, context: RequestContext(), next: gated(secondGate))
         }
-        await waitUntil { behavior.store.count == 2 }
+        try await waitUntil { behavior.store.count == 2 }
         firstGate.open()
         _ = try await first.value
         #expect(behavior.store.count == 1)
@@ -145,7 +145,7 @@ import NetworkingTestSupport
         let copy = behavior
         let gate = Gate()
         let call = Task { try await behavior.intercept(sampleRequest, context: RequestContext(), next: gated(gate)) }
-        await waitUntil { copy.store.count == 1 }
+        try await waitUntil { copy.store.count == 1 }
         gate.open()
         _ = try await call.value
         #expect(copy.store.count == 0)
@@ -185,8 +185,8 @@ private func okResponse(_ request: HTTPRequest, status: Int = 200) -> (HTTPRespo
     BehaviorFakes.response(to: request, status: status)
 }
 
-private func waitUntil(_ condition: () -> Bool) async {
-    await BehaviorFakes.waitUntil(condition)
+private func waitUntil(fileID: String = #fileID, line: Int = #line, _ condition: () -> Bool) async throws {
+    try await BehaviorFakes.waitUntil(fileID: fileID, line: line, condition)
 }
 
 /// A `next` producing `outcome`; `.cancellation` suspends until the calling task is cancelled.

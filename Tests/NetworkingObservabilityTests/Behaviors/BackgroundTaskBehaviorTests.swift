@@ -52,7 +52,7 @@ import NetworkingTestSupport
     }
 
     @Test(arguments: Outcome.allCases)
-    func everyOutcomeEndsTheTaskExactlyOnce(outcome: Outcome) async {
+    func everyOutcomeEndsTheTaskExactlyOnce(outcome: Outcome) async throws {
         let provider = FakeProvider()
         let behavior = BackgroundTaskBehavior(provider: provider)
         let call = Task {
@@ -68,7 +68,7 @@ import NetworkingTestSupport
             }
         }
         if outcome == .cancellation {
-            await BehaviorFakes.waitUntil { provider.begun.count == 1 }
+            try await BehaviorFakes.waitUntil { provider.begun.count == 1 }
             call.cancel()
         }
         let result = await call.result

@@ -55,7 +55,7 @@ import NetworkingTestSupport
         let sink = RecordingSink()
         let clock = TestClock()
         let behavior = LoggingBehavior(sink: sink.sink, clock: clock)
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await behavior.intercept(BehaviorFakes.request, context: RequestContext()) { request in
                 clock.advance(by: .milliseconds(80))
                 throw BehaviorFakes.unacceptable(request, status: 503, body: Data(#"{"error":"busy"}"#.utf8))
@@ -76,7 +76,7 @@ import NetworkingTestSupport
         let behavior = LoggingBehavior(sink: sink.sink, clock: TestClock())
         var request = BehaviorFakes.request
         request.headerFields[HTTPField.Name(name)] = value
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await behavior.intercept(request, context: RequestContext()) { request in
                 throw BehaviorFakes.unacceptable(request, status: 304)
             }
@@ -86,7 +86,7 @@ import NetworkingTestSupport
             sink.lines.last?.hasSuffix("] 304 GET https://api.example.test/v1/items in 0 ms, 0 bytes (not modified)")
                 == true)
         // Without a condition, a 304 is an unexpected answer, logged as a failure.
-        _ = await expectNetworkError {
+        _ = try await expectNetworkError {
             try await behavior.intercept(BehaviorFakes.request, context: RequestContext()) { request in
                 throw BehaviorFakes.unacceptable(request, status: 304)
             }
@@ -116,7 +116,7 @@ import NetworkingTestSupport
                 throw CancellationError()
             }
         }
-        await BehaviorFakes.waitUntil { clock.now() > .zero }
+        try await BehaviorFakes.waitUntil { clock.now() > .zero }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(sink.lines.last?.hasSuffix("cancelled GET https://api.example.test/v1/items after 1200 ms") == true)

@@ -31,7 +31,7 @@ import NetworkingTestSupport
         let refused = MockResponse.failure(TransportError(.cannotConnect, "Connection refused"))
         let mock = MockTransport().stub(.get, "/items", refused)
         let sink = RecordingSink()
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client(mock, sink: sink).send(NetworkRequest<Data>(path: "/items"))
         }
         let attempts = [AttemptOutcome](repeating: .failed(.transport(.cannotConnect)), count: 3)
@@ -45,7 +45,7 @@ import NetworkingTestSupport
     @Test func anUnacceptableStatusAfterRetriesNamesEachStatus() async throws {
         let mock = MockTransport().stub(.get, "/items", .status(503), .status(502), .status(503))
         let sink = RecordingSink()
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client(mock, sink: sink).send(NetworkRequest<Data>(path: "/items"))
         }
         #expect(error?.attempts == [.status(503), .status(502), .status(503)])
@@ -55,7 +55,7 @@ import NetworkingTestSupport
     @Test func oneAttemptAddsNothingToTheTexts() async throws {
         let mock = MockTransport().stub(.get, "/items", .status(404))
         let sink = RecordingSink()
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client(mock, sink: sink).send(NetworkRequest<Data>(path: "/items"))
         }
         #expect(error?.attempts == [.status(404)])
@@ -66,7 +66,7 @@ import NetworkingTestSupport
     @Test func aRequestRefusedBeforeAnyIOHasOneRefusedAttempt() async throws {
         var request = NetworkRequest<Data>(path: "/items")
         request.headers["X-Bad"] = "a\r\nb"
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client(MockTransport(), sink: RecordingSink()).send(request)
         }
         #expect(error?.kind == .invalidRequest)

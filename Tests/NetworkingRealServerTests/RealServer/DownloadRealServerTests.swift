@@ -25,7 +25,7 @@ struct DownloadRealServerTests {
         let size = 300_000
         let first = NetworkRequest<Data>(
             path: "/resumable/\(size)", query: [.init(name: "key", value: key), .init(name: "cut", value: "100000")])
-        let error = await expectNetworkError { try await client.download(first, to: destination).value }
+        let error = try await expectNetworkError { try await client.download(first, to: destination).value }
         #expect(error?.kind.description.hasPrefix("transport") == true)
         let partial = try Data(contentsOf: URL(fileURLWithPath: destination.path + ".partial"))
         #expect(partial.count > 0 && partial.count <= 100_000)
@@ -100,7 +100,7 @@ struct DownloadRealServerTests {
         let client = try await FaultServer.client()
         let cut = NetworkRequest<Data>(
             path: "/resumable/50000", query: [.init(name: "key", value: key), .init(name: "cut", value: "20000")])
-        _ = await expectNetworkError { try await client.download(cut, to: destination).value }
+        _ = try await expectNetworkError { try await client.download(cut, to: destination).value }
         let changed = NetworkRequest<Data>(
             path: "/resumable/50000", query: [.init(name: "key", value: key), .init(name: "etag", value: "v2")])
         let result = try await client.download(changed, to: destination).value

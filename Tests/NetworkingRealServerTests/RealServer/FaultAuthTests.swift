@@ -60,7 +60,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("auth-loop")
             let refresher = Refresher("also-wrong")
             let client = try await FaultServer.client(behavior: refresher.behavior(initial: "stale"))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<[String: Bool]>(path: "/auth", query: Faults.query(key, ["token": "right"])))
             }
@@ -97,7 +97,7 @@ extension RealServerTests {
                     baseURL: try await FaultServer.url(), transport: TestTransport.make(), behavior: auth,
                     deadline: .seconds(1)))
             let started = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/auth", query: Faults.query(key, ["token": "late"])))
             }
             let elapsed = ContinuousClock.now - started
@@ -117,7 +117,7 @@ extension RealServerTests {
                     baseURL: try await FaultServer.url(), transport: TestTransport.make(), behavior: auth,
                     timeout: .milliseconds(500), deadline: nil))
             let started = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/auth", query: Faults.query(key, ["token": "x"])))
             }
             let elapsed = ContinuousClock.now - started

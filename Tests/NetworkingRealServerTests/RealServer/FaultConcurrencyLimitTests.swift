@@ -49,7 +49,7 @@ extension RealServerTests {
             try await Faults.waitForHits(busy, atLeast: 1)
             // When another call comes
             let started = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Concurrent>(path: "/concurrent-ms/0", query: Faults.query(overflow)))
             }

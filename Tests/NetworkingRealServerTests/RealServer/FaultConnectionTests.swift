@@ -31,7 +31,7 @@ extension RealServerTests {
                 baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(RetrySettings(maximumAttempts: 3), clock: TestClock()), counter]))
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(method, path: "/", body: body))
             }
             #expect(error?.kind == .transport(.cannotConnect))
@@ -44,7 +44,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("close-at-start")
             let client = try await FaultServer.client(transport: TestTransport.make())
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         method, path: "/stall-before-read", query: Faults.query(key, ["ms": "0"]), body: body))
@@ -59,7 +59,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("close-no-response")
             let client = try await FaultServer.client(transport: TestTransport.make())
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(method, path: "/close-before-response", query: Faults.query(key), body: body))
             }
@@ -71,7 +71,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("close-get-retry")
             let counter = AttemptCounter()
             let client = try await retryingClient(attempts: 3, counter: counter)
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/close-before-response", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.badServerResponse))
@@ -82,7 +82,7 @@ extension RealServerTests {
         @Test func closeAfterReadingNeverSendsAPOSTTwice() async throws {
             let key = FaultServer.newKey("close-post-retry")
             let client = try await retryingClient(attempts: 3)
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         .post, path: "/close-before-response", query: Faults.query(key), body: .json(["pay": 10])))
@@ -96,7 +96,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("close-upload")
             let client = try await retryingClient(attempts: 3)
             let body = Data(repeating: UInt8(ascii: "u"), count: 8 * 1024 * 1024)
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         .post, path: "/stall-before-read", query: Faults.query(key, ["ms": "0"]),
@@ -111,7 +111,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("stall-unread")
             let client = try await FaultServer.client(transport: TestTransport.make())
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/stall-before-read", query: Faults.query(key, ["ms": "5000"]),
@@ -127,7 +127,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("stall-read")
             let client = try await FaultServer.client(transport: TestTransport.make())
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/stall", query: Faults.query(key, ["ms": "5000"]), timeout: .milliseconds(400)))
@@ -140,7 +140,7 @@ extension RealServerTests {
         @Test func stalledGETIsRetriedWhenThePolicyRetriesTimeouts() async throws {
             let key = FaultServer.newKey("stall-get-retry")
             let client = try await retryingClient(attempts: 2)
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/stall", query: Faults.query(key, ["ms": "3000"]), timeout: .milliseconds(300)))
@@ -153,7 +153,7 @@ extension RealServerTests {
             // The server may have acted on it: the outcome is unknown, so it is not sent again.
             let key = FaultServer.newKey("stall-post-retry")
             let client = try await retryingClient(attempts: 3)
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         .post, path: "/stall", query: Faults.query(key, ["ms": "3000"]), body: .json(["n": 1]),
@@ -191,7 +191,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("drip-slow")
             let client = try await FaultServer.client(transport: TestTransport.make())
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/drip", query: Faults.query(key, ["chunks": "20", "ms": "150"]),

@@ -16,7 +16,7 @@ extension RealServerTests {
         @Test func invalidJSONIsADecodingErrorWithTheBody() async throws {
             let key = FaultServer.newKey("invalid-json")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Flag>(path: "/invalid-json", query: Faults.query(key)))
             }
             #expect(error?.kind == .decoding)
@@ -30,7 +30,7 @@ extension RealServerTests {
         @Test func nonUTF8TextIsADecodingErrorButArrivesAsData() async throws {
             let key = FaultServer.newKey("non-utf8")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<String>(path: "/non-utf8", query: Faults.query(key)))
             }
             #expect(error?.kind == .decoding)
@@ -45,7 +45,7 @@ extension RealServerTests {
         @Test func htmlWhereJSONWasExpectedIsADecodingError() async throws {
             let key = FaultServer.newKey("html")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Flag>(path: "/html", query: Faults.query(key)))
             }
             #expect(error?.kind == .decoding)
@@ -56,7 +56,7 @@ extension RealServerTests {
         @Test func jsonErrorBodyOfAnUnacceptableStatusIsKept() async throws {
             let key = FaultServer.newKey("status-body")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Flag>(path: "/status/503", query: Faults.query(key)))
             }
             #expect(error?.kind == .unacceptableStatus(503))
@@ -69,7 +69,7 @@ extension RealServerTests {
             // Statuses outside 100-599: the server sends them verbatim; the client must not treat them as success.
             let key = FaultServer.newKey("odd-status")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/status/\(status)", query: Faults.query(key)))
             }
             if status < 200 {
@@ -107,7 +107,7 @@ extension RealServerTests {
             case .urlSession:
                 // FoundationNetworking hands the coding to libcurl, which refuses it: a transport error, documented
                 // in TransportsAndTrust.md.
-                let error = await expectNetworkError { try await client.send(request) }
+                let error = try await expectNetworkError { try await client.send(request) }
                 #expect(error?.kind == .transport(.other))
             }
             #expect(try await FaultServer.hits(key).count == 1)

@@ -31,7 +31,7 @@ extension RealServerTests {
                     ]),
                     timeout: .seconds(30), sensitiveHeaderNames: ["X-Session"]))
             let error = try #require(
-                await expectNetworkError {
+                try await expectNetworkError {
                     try await client.send(
                         NetworkRequest<Data>(
                             path: "/echo",
@@ -58,7 +58,7 @@ extension RealServerTests {
                     baseURL: URL(string: "http://127.0.0.1:1")!, transport: TestTransport.make(),
                     behavior: .authorization(.bearer) { "s3cret-token" }))
             let error = try #require(
-                await expectNetworkError {
+                try await expectNetworkError {
                     try await client.send(
                         NetworkRequest<Data>(
                             path: "/x", query: [URLQueryItem(name: "access_token", value: "t0ken-in-query")]))

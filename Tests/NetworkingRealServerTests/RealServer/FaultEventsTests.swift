@@ -33,7 +33,7 @@ extension RealServerTests {
             let request = NetworkRequest<Data>(path: "/status/200", query: Faults.query(key, [:]))
             let clock = TestClock()
             var received = 0
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 for try await _ in try client.events(request, clock: clock) { received += 1 }
             }
             #expect(received == 0)

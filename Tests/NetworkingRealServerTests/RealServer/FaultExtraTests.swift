@@ -27,7 +27,7 @@ extension RealServerTests {
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]),
                 configure: { $0.maximumResponseBodySize = limit })
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/gzip-bomb", query: Faults.query(key), timeout: .seconds(20)))
             }
@@ -92,7 +92,7 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = try await FaultServer.client(
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/malformed-header", query: Faults.query(key, ["kind": kind]), timeout: .seconds(5)))
@@ -114,7 +114,7 @@ extension RealServerTests {
             // as a successful 200 with its body cut to 5 bytes.
             let key = FaultServer.newKey(kind)
             let client = try await FaultServer.client(behavior: .retry(clock: TestClock()))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/malformed-header", query: Faults.query(key, ["kind": kind]), timeout: .seconds(5)))
@@ -134,7 +134,7 @@ extension RealServerTests {
             let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(port)")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
@@ -152,7 +152,7 @@ extension RealServerTests {
             let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(before.port)")!, transport: TestTransport.make(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
             // Linux reports URLError -1 with libcurl's "SSL certificate problem: self-signed certificate" (L8);

@@ -26,7 +26,7 @@ extension RealServerTests {
             // F12, F13 and close mid-body.
             let key = FaultServer.newKey("broken")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: path, query: Faults.query(key), timeout: .seconds(5)))
             }
             #expect(error?.kind == .transport(code), "got \(String(describing: error))")
@@ -41,7 +41,7 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = try await FaultServer.client(
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: path, query: Faults.query(key), timeout: .seconds(5)))
             }
             #expect(error?.kind == .transport(code))
@@ -54,7 +54,7 @@ extension RealServerTests {
             // The server read the POST before the answer broke: it may have acted on it.
             let key = FaultServer.newKey("broken-post")
             let client = try await FaultServer.client(behavior: .retry(.default, clock: TestClock()))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         .post, path: path, query: Faults.query(key), body: .json(["n": 1]), timeout: .seconds(5)))
@@ -67,7 +67,7 @@ extension RealServerTests {
             // F26: "HTP/1.1 2147483648 Nope".
             let key = FaultServer.newKey("garbage")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/garbage-status", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.badServerResponse))
@@ -79,7 +79,7 @@ extension RealServerTests {
             // F25: libcurl refuses a header line over 100 KiB.
             let key = FaultServer.newKey("huge-header")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/huge-header", query: Faults.query(key, ["kb": "200"])))
             }
@@ -120,7 +120,7 @@ extension RealServerTests {
         @Test func emptyBodyWhereJSONWasExpectedIsADecodingError() async throws {
             let key = FaultServer.newKey("empty-json")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<User>(path: "/204", query: Faults.query(key)))
             }
             #expect(error?.kind == .decoding)

@@ -47,7 +47,7 @@ extension RealServerTests {
         func aControlCharacterFromAnyWriterFailsTheCallWithNoHit(writer: Writer, bad: String) async throws {
             let key = FaultServer.newKey("bad-value")
             let client = try await FaultServer.client(behavior: writer.behavior(bad))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<FaultEcho>(path: "/echo", query: Faults.query(key), headers: writer.headers(bad)))
             }
@@ -59,7 +59,7 @@ extension RealServerTests {
         @Test func anIdempotencyKeyHeaderNameThatIsNotATokenFailsTheCallWithNoHit() async throws {
             let key = FaultServer.newKey("bad-name")
             let client = try await FaultServer.client(behavior: IdempotencyKeyBehavior(headerName: "Idempotency Key"))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(.post, path: "/echo", query: Faults.query(key)))
             }
             #expect(error?.kind == .invalidRequest)

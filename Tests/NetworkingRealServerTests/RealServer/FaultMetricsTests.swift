@@ -52,7 +52,7 @@ extension RealServerTests {
             let client = try loopbackClient(
                 URL(string: "http://127.0.0.1:9")!, transport: TestTransport.make(),
                 behavior: .metrics { collector.record($0) }, timeout: .seconds(10))
-            _ = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/")) }
+            _ = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/")) }
             #expect(collector.all.map(\.outcome) == [.failed(.transport(.cannotConnect))])
             #expect(collector.all.first?.timeToResponseHead == nil)
             #expect(collector.all.first?.bytesReceived == 0)

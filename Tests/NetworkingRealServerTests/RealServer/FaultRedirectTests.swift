@@ -32,7 +32,7 @@ extension RealServerTests {
             let client = try await FaultServer.client(
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]),
                 configure: { $0.maximumRedirects = 4 })
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/redirect-loop", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.tooManyRedirects))
@@ -45,7 +45,7 @@ extension RealServerTests {
             // error that a retry policy would take for a network fault.
             let key = FaultServer.newKey("empty-location")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/redirect-to", query: Faults.query(key, ["url": ""])))
             }
             #expect(error?.kind == .unacceptableStatus(302))
@@ -79,7 +79,7 @@ extension RealServerTests {
                 path: "/redirect-to", query: Faults.query(key, ["url": target, "status": "302"]))
             request.followsRedirects = false
             // Not accepted: the 3xx is an unacceptable status carrying its Location.
-            let error = await expectNetworkError { try await client.send(request) }
+            let error = try await expectNetworkError { try await client.send(request) }
             #expect(error?.kind == .unacceptableStatus(302))
             #expect(error?.response?.headerFields["Location"] == target)
             // Accepted: the 3xx is the response.
@@ -136,7 +136,7 @@ extension RealServerTests {
             let client = try await FaultServer.client(
                 configure: { $0.followsRedirects = false })
             let query = Faults.query(key, ["url": "/ok?key=\(key)-target", "status": "307"])
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/redirect-to", query: query))
             }
             #expect(error?.kind == .unacceptableStatus(307))
@@ -260,7 +260,7 @@ extension RealServerTests {
         func malformedLocationIsATypedErrorOrTheRedirectItself(location: String) async throws {
             let key = FaultServer.newKey("bad-location")
             let client = try await FaultServer.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(path: "/redirect-to", query: Faults.query(key, ["url": location])))
             }

@@ -39,7 +39,7 @@ extension RealServerTests {
         @Test(arguments: [1, 3, 5])
         func getGivesUpAfterExactlyTheAttemptBudget(attempts: Int) async throws {
             let key = FaultServer.newKey("flaky-budget")
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client(RetrySettings(maximumAttempts: attempts)).send(
                     NetworkRequest<Flaky>(path: "/flaky/10/503", query: Faults.query(key)))
             }
@@ -59,7 +59,7 @@ extension RealServerTests {
         @Test(arguments: [400, 401, 404, 422, 501, 505])
         func permanentStatusIsSentOnce(status: Int) async throws {
             let key = FaultServer.newKey("flaky-permanent")
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client().send(NetworkRequest<Flaky>(path: "/flaky/1/\(status)", query: Faults.query(key)))
             }
             #expect(error?.kind == .unacceptableStatus(status))
@@ -70,7 +70,7 @@ extension RealServerTests {
         func nonIdempotentRequestIsNeverSentTwice(method: HTTPMethod, status: Int) async throws {
             // F17: unlike OkHttp, a 408 does not make a POST retryable without an idempotency key.
             let key = FaultServer.newKey("flaky-post")
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client().send(
                     NetworkRequest<Flaky>(
                         method, path: "/flaky/1/\(status)", query: Faults.query(key, ["retry_after": "0"]),
@@ -155,7 +155,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("retry-after-absurd")
             let clock = TestClock()
             let started = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client(clock: clock).send(
                     NetworkRequest<Flaky>(path: "/flaky/1/503", query: Faults.query(key, ["retry_after": value])))
             }
@@ -171,7 +171,7 @@ extension RealServerTests {
             policy.timeBudget = .seconds(10)
             let key = FaultServer.newKey("retry-after-budget")
             let clock = TestClock()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client(policy, clock: clock).send(
                     NetworkRequest<Flaky>(path: "/flaky/1/503", query: Faults.query(key, ["retry_after": "30"])))
             }

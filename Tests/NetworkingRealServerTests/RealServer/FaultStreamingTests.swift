@@ -76,7 +76,7 @@ struct FaultStreamingTests {
         let streamed = try await client.stream(
             Self.request("/trickle", ["key": key, "chunks": "3", "bytes": "10", "ms": "30000"]))
         var received = 0
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             for try await chunk in streamed { received += chunk.count }
         }
         #expect(error?.kind == .timedOut(.attempt))
@@ -102,7 +102,7 @@ struct FaultStreamingTests {
         let client = try await FaultServer.client()
         let truncatedKey = FaultServer.newKey("stream-truncated")
         var received = 0
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             for try await chunk in try await client.stream(Self.request("/truncated", ["key": truncatedKey])) {
                 received += chunk.count
             }
@@ -124,7 +124,7 @@ struct FaultStreamingTests {
     @Test("an unacceptable status throws before streaming, with the body's start")
     func unacceptableStatus() async throws {
         let client = try await FaultServer.client()
-        let error = await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/status/404")) }
+        let error = try await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/status/404")) }
         #expect(error?.kind == .unacceptableStatus(404))
         #expect(error?.body?.isEmpty == false)
     }

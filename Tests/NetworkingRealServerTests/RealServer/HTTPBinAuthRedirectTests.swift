@@ -20,7 +20,7 @@ extension RealServerTests {
 
         @Test func bearerEndpointRefusesACallWithoutAToken() async throws {
             let client = try await HTTPBin.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Authenticated>(path: "/bearer"))
             }
             #expect(error?.kind == .unacceptableStatus(401))
@@ -51,7 +51,9 @@ extension RealServerTests {
             let retry = RetryBehavior(settings: RetrySettings(maximumAttempts: 3), clock: clock)
             let client = try await HTTPBin.client(behavior: CombinedBehavior([retry, counter]))
             // When
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/status/500")) }
+            let error = try await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/status/500"))
+            }
             // Then
             #expect(error?.kind == .unacceptableStatus(500))
             #expect(counter.sent == 3)
@@ -66,7 +68,9 @@ extension RealServerTests {
                 behavior: CombinedBehavior([
                     RetryBehavior(settings: RetrySettings(maximumAttempts: attempts), clock: TestClock()), counter,
                 ]))
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/status/503")) }
+            let error = try await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/status/503"))
+            }
             #expect(error?.kind == .unacceptableStatus(503))
             #expect(counter.sent == attempts)
         }
@@ -75,7 +79,7 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = try await HTTPBin.client(
                 behavior: CombinedBehavior([RetryBehavior(settings: .default, clock: TestClock()), counter]))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(.post, path: "/status/500", body: .json(["a": 1])))
             }
             #expect(error?.kind == .unacceptableStatus(500))
@@ -86,7 +90,9 @@ extension RealServerTests {
             let counter = AttemptCounter()
             let client = try await HTTPBin.client(
                 behavior: CombinedBehavior([RetryBehavior(settings: .default, clock: TestClock()), counter]))
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/status/404")) }
+            let error = try await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/status/404"))
+            }
             #expect(error?.kind == .unacceptableStatus(404))
             #expect(counter.sent == 1)
         }
@@ -101,7 +107,9 @@ extension RealServerTests {
         @Test func redirectsBeyondTheLimitAreATypedError() async throws {
             let client = try await HTTPBin.client(
                 configure: { $0.maximumRedirects = 3 })
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/redirect/4")) }
+            let error = try await expectNetworkError {
+                try await client.send(NetworkRequest<Data>(path: "/redirect/4"))
+            }
             #expect(error?.kind == .transport(.tooManyRedirects))
             _ = try await client.send(NetworkRequest<Data>(path: "/redirect/3"))
         }

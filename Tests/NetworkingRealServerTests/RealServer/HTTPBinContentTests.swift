@@ -29,7 +29,7 @@ extension RealServerTests {
             let text = try await client.send(NetworkRequest<String>(path: "/encoding/utf8"))
             #expect(text.contains("Unicode Demo"))
             #expect(text.contains("∮ E⋅da = Q"))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Anything>(path: "/encoding/utf8"))
             }
             #expect(error?.kind == .decoding)
@@ -41,7 +41,7 @@ extension RealServerTests {
         @Test func htmlWhereJSONWasExpectedIsATypedDecodingErrorWithTheBody() async throws {
             struct Page: Decodable, Sendable { let title: String }
             let client = try await HTTPBin.client()
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Page>(path: "/html")) }
+            let error = try await expectNetworkError { try await client.send(NetworkRequest<Page>(path: "/html")) }
             #expect(error?.kind == .decoding)
             #expect(error?.response?.headerFields["Content-Type"] == "text/html; charset=utf-8")
             #expect(error?.bodySnippet().contains("<!DOCTYPE html>") == true)
@@ -54,7 +54,7 @@ extension RealServerTests {
         @Test func jsonOfTheWrongShapeNamesTheFailingPath() async throws {
             struct Wrong: Decodable, Sendable { let args: [Int] }
             let client = try await HTTPBin.client()
-            let error = await expectNetworkError { try await client.send(NetworkRequest<Wrong>(path: "/get")) }
+            let error = try await expectNetworkError { try await client.send(NetworkRequest<Wrong>(path: "/get")) }
             #expect(error?.kind == .decoding)
             #expect(error?.message.contains("args") == true, "message: \(error?.message ?? "")")
             #expect(error?.bodySnippet().contains("\"args\"") == true)
@@ -96,7 +96,7 @@ extension RealServerTests {
         @Test func streamedBodyOverTheLimitFails() async throws {
             let client = try await HTTPBin.client(
                 configure: { $0.maximumResponseBodySize = 10_000 })
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/stream-bytes/50000", query: [URLQueryItem(name: "chunk_size", value: "1000")]))
@@ -121,7 +121,7 @@ extension RealServerTests {
             // 4 bytes over 4 s: each byte arrives well within the limit, but the whole body does not (F7).
             let client = try await HTTPBin.client()
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/drip",
@@ -141,7 +141,7 @@ extension RealServerTests {
             let delayed = try await client.response(
                 for: NetworkRequest<PlainEcho>(path: "/delay/1", timeout: .seconds(3)))
             #expect(delayed.statusCode == 200)
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/delay/2", timeout: .milliseconds(500)))
             }
             #expect(error?.kind == .timedOut(.attempt))
@@ -158,7 +158,7 @@ extension RealServerTests {
         @Test(arguments: [400, 403, 404, 409, 418, 422, 429, 500, 502, 503, 504])
         func errorStatusesThrowUnacceptableStatusWithTheResponse(status: Int) async throws {
             let client = try await HTTPBin.client()
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/status/\(status)"))
             }
             #expect(error?.kind == .unacceptableStatus(status))

@@ -61,7 +61,7 @@ extension RealServerTests {
                     }
                 }
                 let client = try await FaultServer.client(behavior: .retry(.default, clock: TestClock()))
-                let error = await expectNetworkError {
+                let error = try await expectNetworkError {
                     try await client.send(
                         NetworkRequest<Digest>(
                             method, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
@@ -85,7 +85,7 @@ extension RealServerTests {
             let key = FaultServer.newKey("stream-stall")
             let stalling = HTTPBody(length: 100_000, once: AsyncThrowingStream { $0.yield(Data(count: 1000)) })
             let started = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await FaultServer.client().send(
                     NetworkRequest<Digest>(
                         .post, path: "/upload-digest", query: Faults.query(key), body: .stream(stalling),
@@ -123,14 +123,14 @@ extension RealServerTests {
                 .post, path: "/redirect-to", query: Faults.query(key, ["status": "307", "url": "/echo?key=\(key)"]),
                 body: .stream(stream))
             let client = try await FaultServer.client()
-            let refused = await expectNetworkError { try await client.send(request) }
+            let refused = try await expectNetworkError { try await client.send(request) }
             #expect(refused?.kind == .transport(.redirectRefused))
             #expect(refused?.message.contains("one-time body") == true)
             let hits = try await FaultServer.hits(key)
             let text = String(decoding: FaultUploadTests.contents(50_000), as: UTF8.self)
             #expect(hits.requests.map(\.path) == ["/redirect-to"])
             #expect(hits.requests.map(\.body) == [text])
-            let again = await expectNetworkError { try await client.send(request) }
+            let again = try await expectNetworkError { try await client.send(request) }
             #expect(again?.kind == .invalidRequest)
             #expect(try await FaultServer.hits(key).count == 1)
         }

@@ -38,7 +38,7 @@ extension RealServerTests {
                 URL(string: "https://127.0.0.1:\(before.port)")!,
                 transport: try Self.transport(offering: offer, from: before),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
@@ -81,7 +81,7 @@ extension RealServerTests.TLSClientCertificateTests {
             URL(string: "https://127.0.0.1:\(stats.port)")!,
             transport: try RealServerTests.TLSTrustTests.trustingTransport(),
             behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(NetworkRequest<Data>(path: "/close-mid-body", query: Faults.query(key)))
         }
         #expect(error?.kind == .transport(.connectionLost), "got \(String(describing: error))")

@@ -64,7 +64,7 @@ extension RealServerTests {
             let client = try loopbackClient(
                 URL(string: "https://127.0.0.1:\(stats.port)")!, transport: try Self.trustingTransport(),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(
                     NetworkRequest<Data>(
                         path: "/redirect-to", query: Faults.query(key, ["url": target, "status": "302"])))
@@ -96,7 +96,7 @@ extension RealServerTests {
                 transport: TestTransport.make(
                     serverTrust: ServerTrust(certificateAuthorities: own, trustsSystemAuthorities: false)),
                 behavior: EmptyBehavior(), timeout: .seconds(10))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
@@ -121,7 +121,7 @@ extension RealServerTests {
                 URL(string: "https://127.0.0.1:\(before.port)")!,
                 transport: TestTransport.make(serverTrust: policy),
                 behavior: CombinedBehavior([.retry(.default, clock: TestClock()), counter]), timeout: .seconds(10))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")

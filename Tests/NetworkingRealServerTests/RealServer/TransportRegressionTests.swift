@@ -18,7 +18,7 @@ extension RealServerTests {
         func basicChallengeEndsWithThe401InsteadOfHanging(path: String) async throws {
             let client = try await HTTPBin.client(behavior: .basicAuthorization(user: "ada", password: "wrong"))
             let start = ContinuousClock.now
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: path, timeout: .seconds(3)))
             }
             #expect(error?.kind == .unacceptableStatus(401))

@@ -87,7 +87,7 @@ extension RealServerTests.CurlHTTP2Tests {
         #expect(try await send(pinning: [wrong, pin]) == 200)
         // A path of its own: the server is shared with the suite's other tests, which log lines of their own.
         let refusedPath = "/refused-\(UUID().uuidString).json"
-        let error = await expectNetworkError { try await send(pinning: [wrong], path: refusedPath) }
+        let error = try await expectNetworkError { try await send(pinning: [wrong], path: refusedPath) }
         #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
         #expect(error?.transportError?.secureConnectionFailure == .certificate)
         #expect(try server.log().contains { $0.path == refusedPath } == false, "the refused request reached nginx")

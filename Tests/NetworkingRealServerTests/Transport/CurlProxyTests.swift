@@ -70,7 +70,7 @@ extension RealServerTests {
             // A refused proxy: the error names the failure, never the password.
             components.password = "wrong"
             let refused = try await Self.client(.url(components.url!))
-            let error = await expectNetworkError {
+            let error = try await expectNetworkError {
                 try await refused.send(NetworkRequest<FaultEcho>(path: "/echo", query: Faults.query(key)))
             }
             #expect(error != nil)

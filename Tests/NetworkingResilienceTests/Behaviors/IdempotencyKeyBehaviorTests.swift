@@ -80,7 +80,9 @@ import NetworkingTestSupport
     @Test func aPOSTWithoutAKeyIsNotRetried() async throws {
         let transport = flaky503ThenOK()
         let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0 }))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/payments")) }
+        let error = try await expectNetworkError {
+            try await client.send(NetworkRequest<Void>(.post, path: "/payments"))
+        }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(transport.requestCount == 1)
     }

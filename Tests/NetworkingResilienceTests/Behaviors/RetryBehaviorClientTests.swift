@@ -40,7 +40,7 @@ import NetworkingTestSupport
     @Test func threeFailuresRethrowTheLastAttemptsError() async throws {
         let transport = Self.transport([500])
         let client = try makeClient(transport: transport, behavior: .retry(clock: TestClock(), random: { 0.5 }))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/users")) }
         #expect(error?.kind == .unacceptableStatus(500))
         #expect(error?.bodySnippet() == "attempt 3")
         #expect(transport.requestCount == 3)
@@ -49,7 +49,7 @@ import NetworkingTestSupport
     @Test func postIsSentOnceOn503ButAgainWithAnIdempotencyKey() async throws {
         let plain = Self.transport([503, 201])
         let client = try makeClient(transport: plain, behavior: .retry(clock: TestClock()))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/orders")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(.post, path: "/orders")) }
         #expect(error?.statusCode == 503)
         #expect(plain.requestCount == 1)
 

@@ -86,7 +86,7 @@ import NetworkingTestSupport
     @Test func whenAttemptsRunOutTheLastErrorIsRethrownUnchanged() async throws {
         let script = Script([.status(500)])
         let clock = TestClock()
-        let error = await expectNetworkError { try await Self.run(script, clock: clock) }
+        let error = try await expectNetworkError { try await Self.run(script, clock: clock) }
         #expect(error?.kind == .unacceptableStatus(500))
         #expect(error?.body == Data("attempt 3".utf8))
         #expect(script.calls == 3)
@@ -96,7 +96,7 @@ import NetworkingTestSupport
     @Test func notFoundIsNotRetried() async throws {
         let script = Script([.status(404), .ok])
         let clock = TestClock()
-        let error = await expectNetworkError { try await Self.run(script, clock: clock) }
+        let error = try await expectNetworkError { try await Self.run(script, clock: clock) }
         #expect(error?.statusCode == 404)
         #expect(script.calls == 1)
         #expect(clock.sleeps.isEmpty)
@@ -104,7 +104,7 @@ import NetworkingTestSupport
 
     @Test func post503IsNotRetried() async throws {
         let script = Script([.status(503), .ok])
-        let error = await expectNetworkError { try await Self.run(script, request: Self.request(.post)) }
+        let error = try await expectNetworkError { try await Self.run(script, request: Self.request(.post)) }
         #expect(error?.statusCode == 503)
         #expect(script.calls == 1)
     }
@@ -127,7 +127,7 @@ import NetworkingTestSupport
 
     @Test func tlsFailuresAreNeverRetried() async throws {
         let script = Script([.fail(Self.transportError(.secureConnectionFailed)), .ok])
-        let error = await expectNetworkError { try await Self.run(script) }
+        let error = try await expectNetworkError { try await Self.run(script) }
         #expect(error?.kind == .transport(.secureConnectionFailed))
         #expect(script.calls == 1)
     }
@@ -149,7 +149,7 @@ import NetworkingTestSupport
     @Test func retryAfterLongerThanTheMaximumEndsTheCallAtOnceWithTheServersAnswer() async throws {
         let script = Script([.status(503, headers: ["Retry-After": "86400"]), .ok])
         let clock = TestClock()
-        let error = await expectNetworkError { try await Self.run(script, clock: clock) }
+        let error = try await expectNetworkError { try await Self.run(script, clock: clock) }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(error?.body == Data("attempt 1".utf8))
         #expect(clock.sleeps.isEmpty)
@@ -172,7 +172,7 @@ import NetworkingTestSupport
         let clock = TestClock()
         var policy = RetrySettings.default
         policy.timeBudget = .seconds(5)
-        let error = await expectNetworkError { try await Self.run(script, policy: policy, clock: clock) }
+        let error = try await expectNetworkError { try await Self.run(script, policy: policy, clock: clock) }
         #expect(error?.body == Data("attempt 2".utf8))
         #expect(script.calls == 2)
         #expect(clock.sleeps == [.seconds(3)])

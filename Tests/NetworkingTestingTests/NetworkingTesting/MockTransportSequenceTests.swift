@@ -74,9 +74,9 @@ import NetworkingTestSupport
         let client = try makeClient(transport: mock)
 
         let b = try await client.send(NetworkRequest<String>(path: "/b"))
-        let a1 = await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/a")) }
+        let a1 = try await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/a")) }
         let a2 = try await client.send(NetworkRequest<String>(path: "/a"))
-        let b2 = await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/b")) }
+        let b2 = try await expectNetworkError { try await client.send(NetworkRequest<String>(path: "/b")) }
 
         #expect(b == "b")
         #expect(a1?.statusCode == 500)

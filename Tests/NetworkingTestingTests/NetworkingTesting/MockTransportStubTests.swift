@@ -63,7 +63,9 @@ import NetworkingTestSupport
         let mock = MockTransport().stub(.delete, "/users/1", .status(status, body: #"{"error":"no"}"#))
         let client = try makeClient(transport: mock)
 
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.delete, path: "/users/1")) }
+        let error = try await expectNetworkError {
+            try await client.send(NetworkRequest<Void>(.delete, path: "/users/1"))
+        }
 
         #expect(error?.kind == .unacceptableStatus(status))
         #expect(error?.bodySnippet() == #"{"error":"no"}"#)
@@ -73,7 +75,7 @@ import NetworkingTestSupport
         let mock = MockTransport().stub(.get, "/users/1", .failure(TransportError(.cannotConnect, "offline")))
         let client = try makeClient(transport: mock)
 
-        let error = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) }
 
         #expect(error?.kind == .transport(.cannotConnect))
         #expect(error?.transportError?.message == "offline")
@@ -105,7 +107,7 @@ import NetworkingTestSupport
         let mock = MockTransport().stub(.get, "/users/1", .noContent)
         let client = try makeClient(transport: mock)
 
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/admin-users/1")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/admin-users/1")) }
 
         #expect(error?.underlyingError is UnmatchedRequestError)
         #expect(mock.unusedStubs == [StubMatcher(method: .get, path: "/users/1")])

@@ -49,7 +49,7 @@ import NetworkingTestSupport
 
         #expect(recorded.body == nil)
         #expect(recorded.bodyText == nil)
-        let error = #expect(throws: RecordedRequest.MissingBody.self) { try recorded.decodedBody(as: User.self) }
+        let error = try expectError(RecordedRequest.MissingBody.self) { try recorded.decodedBody(as: User.self) }
         #expect(error?.description == "GET /users/1 has no body to decode")
     }
 

@@ -17,7 +17,7 @@ import NetworkingTestSupport
         let client = try makeClient(transport: mock)
 
         // When
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(
                 NetworkRequest<User>(path: "/users/7", query: [URLQueryItem(name: "page", value: "2")]))
         }
@@ -35,7 +35,7 @@ import NetworkingTestSupport
     @Test func mockWithoutStubsSaysSo() async throws {
         let client = try makeClient(transport: MockTransport())
 
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.put, path: "/x")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(.put, path: "/x")) }
 
         #expect("\(error?.underlyingError ?? TestError())" == "no stub for PUT /v1/x; the mock has no stubs")
     }
@@ -44,7 +44,9 @@ import NetworkingTestSupport
         let mock = MockTransport().stub(.get, "/users/1", .noContent)
         let client = try makeClient(transport: mock)
 
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(.delete, path: "/users/1")) }
+        let error = try await expectNetworkError {
+            try await client.send(NetworkRequest<Void>(.delete, path: "/users/1"))
+        }
 
         #expect((error?.underlyingError as? UnmatchedRequestError)?.request == "DELETE /v1/users/1")
         #expect(mock.unusedStubs.count == 1)

@@ -82,7 +82,7 @@ import NetworkingTestSupport
 
         #expect(france == Country(name: "France", capital: ["Paris"]))
         struct Renamed: Decodable { let commonName: String }
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await RecordedFixtures.decode(
                 NetworkRequest<Renamed>(path: "/alpha/fr"), from: folder.url, basePath: "/v1")
         }

@@ -28,7 +28,7 @@ import NetworkingTestSupport
             wrapping: ChunkedBackend(pieces: [Data(count: 8), Data(count: 8)]), directory: folder.url,
             mode: .recordAll, options: options)
 
-        let error = await #expect(throws: RecordingError.self) {
+        let error = try await expectError(RecordingError.self) {
             try await exchange(recorder, recordingRequest(.get, "/big"))
         }
 
@@ -41,7 +41,7 @@ import NetworkingTestSupport
         let folder = try FixtureFolder(["fixtures.json": "{"])
         let recorder = RecordingTransport(wrapping: echoBackend(), directory: folder.url, mode: .recordMissing)
 
-        let error = await #expect(throws: RecordingError.self) {
+        let error = try await expectError(RecordingError.self) {
             try await exchange(recorder, recordingRequest(.get, "/a"))
         }
 

@@ -70,7 +70,7 @@ import NetworkingTestSupport
         #expect(try await Self.call(replay, peru) == 2)
         #expect(try await Self.call(replay, japan) == 1)
         let chile = recordingRequest(.post, "/search", body: Data(#"{"name": "chile"}"#.utf8))
-        let error = await #expect(throws: RecordingError.self) { try await exchange(replay, chile) }
+        let error = try await expectError(RecordingError.self) { try await exchange(replay, chile) }
         #expect(error?.closest == ["POST /search"])
         #expect(filesUnder(folder.url)["search.POST.request.json"] == Data("{\n  \"name\" : \"japan\"\n}\n".utf8))
     }

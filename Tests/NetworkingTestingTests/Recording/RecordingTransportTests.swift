@@ -33,7 +33,7 @@ import NetworkingTestSupport
 
         let replay = RecordingTransport(replaying: folder.url)
         let client = NetworkClient(baseURL: URL(string: "https://api.test")!, transport: replay)
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/countries/xx")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/countries/xx")) }
 
         let recordingError = try #require(error?.underlyingError as? RecordingError)
         #expect(recordingError.kind == .notRecorded)
@@ -67,7 +67,7 @@ import NetworkingTestSupport
     @Test func recordMissingNeverReplacesAFileAndRecordAllSaysWhatItReplaced() async throws {
         let folder = try FixtureFolder(["a.GET.json": #"{"hand": "written"}"#])
         let recorder = RecordingTransport(wrapping: echoBackend(), directory: folder.url, mode: .recordMissing)
-        let error = await #expect(throws: RecordingError.self) {
+        let error = try await expectError(RecordingError.self) {
             try await exchange(recorder, recordingRequest(.get, "/a"))
         }
         #expect(error?.kind == .wouldOverwrite)
@@ -85,7 +85,7 @@ import NetworkingTestSupport
         let recorder = RecordingTransport(wrapping: echoBackend(), directory: target, mode: .recordMissing)
         let client = NetworkClient(baseURL: URL(string: "https://api.test")!, transport: recorder)
 
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/countries/fr")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/countries/fr")) }
 
         let recordingError = try #require(error?.underlyingError as? RecordingError)
         #expect(recordingError.kind == .unwritable)

@@ -37,7 +37,9 @@ import NetworkingTestSupport
     @Test func missingFixtureNamesTheFileItLookedFor() async throws {
         let folder = try FixtureFolder(["users/1.GET.json": "{}"])
 
-        let error = await expectNetworkError { try await folder.client().send(NetworkRequest<User>(path: "/users/2")) }
+        let error = try await expectNetworkError {
+            try await folder.client().send(NetworkRequest<User>(path: "/users/2"))
+        }
 
         let fixtureError = try #require(error?.underlyingError as? FixtureError)
         #expect(error?.kind == .transport(.other))
@@ -63,7 +65,7 @@ import NetworkingTestSupport
         let client = try folder.client()
 
         // When
-        let first = await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) }
+        let first = try await expectNetworkError { try await client.send(NetworkRequest<User>(path: "/users/1")) }
         let second = try await client.send(NetworkRequest<User>(path: "/users/1"))
         let third = try await client.send(NetworkRequest<User>(path: "/users/1"))
 
@@ -129,7 +131,9 @@ import NetworkingTestSupport
     @Test func aBooleanDelayOrStatusIsRefused() async throws {
         for route in [#""delay": true"#, #""status": true"#] {
             let folder = try FixtureFolder(["fixtures.json": #"{ "routes": { "GET /ping": { \#(route) } } }"#])
-            let error = await expectNetworkError { try await folder.client().send(NetworkRequest<Data>(path: "/ping")) }
+            let error = try await expectNetworkError {
+                try await folder.client().send(NetworkRequest<Data>(path: "/ping"))
+            }
             #expect(error?.underlyingError is FixtureError, "\(route)")
         }
     }
@@ -137,7 +141,9 @@ import NetworkingTestSupport
     @Test func badJSONInAFixtureNamesTheFileAndThePlace() async throws {
         let folder = try FixtureFolder(["users/1.GET.json": "{\n  \"id\": 1,\n  \"name\": Ada\n}"])
 
-        let error = await expectNetworkError { try await folder.client().send(NetworkRequest<User>(path: "/users/1")) }
+        let error = try await expectNetworkError {
+            try await folder.client().send(NetworkRequest<User>(path: "/users/1"))
+        }
 
         let fixtureError = try #require(error?.underlyingError as? FixtureError)
         #expect(fixtureError.kind == .invalidFixture)
@@ -157,7 +163,7 @@ import NetworkingTestSupport
     func badManifestNamesTheManifestAndTheProblem(manifest: String, problem: String) async throws {
         let folder = try FixtureFolder(["fixtures.json": manifest, "a.GET.json": "{}"])
 
-        let error = await expectNetworkError { try await folder.client().send(NetworkRequest<Void>(path: "/a")) }
+        let error = try await expectNetworkError { try await folder.client().send(NetworkRequest<Void>(path: "/a")) }
 
         let fixtureError = try #require(error?.underlyingError as? FixtureError)
         #expect(fixtureError.kind == .invalidManifest)
@@ -171,7 +177,7 @@ import NetworkingTestSupport
             "fixtures.json": #"{ "routes": { "GET /a": { "file": "gone.json" }, "GET /b": { "status": 404 } } }"#
         ])
 
-        let error = #expect(throws: FixtureError.self) { try FixtureTransport(directory: folder.url).validate() }
+        let error = try expectError(FixtureError.self) { try FixtureTransport(directory: folder.url).validate() }
 
         #expect(error?.kind == .missingFixture)
         #expect(error?.file == "gone.json")
@@ -183,7 +189,7 @@ import NetworkingTestSupport
         let transport = FixtureTransport(directory: folder.url, basePath: "/v1")
         let request = HTTPRequest(url: URL(string: "https://fixtures.test\(path)")!)
 
-        let error = await #expect(throws: FixtureError.self) { try await transport.send(request) }
+        let error = try await expectError(FixtureError.self) { try await transport.send(request) }
 
         #expect(error?.kind == .unsafePath)
     }

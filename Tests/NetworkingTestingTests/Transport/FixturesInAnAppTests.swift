@@ -46,7 +46,7 @@ enum API {
     @Test func aMissWhosePathStillHoldsTheBasePathSaysWhichBasePathToPass() async throws {
         let folder = try FixtureFolder(["countries/fr.GET.json": #"{"name": "France"}"#])
         let client = NetworkClient(baseURL: API.baseURL, transport: FixtureTransport(directory: folder.url))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Country>(path: "/countries/fr")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Country>(path: "/countries/fr")) }
         let fixture = try #require(error?.underlyingError as? FixtureError)
         #expect(fixture.kind == .missingFixture)
         #expect(fixture.file == "v1/countries/fr.GET.json")
@@ -59,7 +59,7 @@ enum API {
         let folder = try FixtureFolder(["countries/fr.GET.json": #"{"name": "France"}"#])
         let client = NetworkClient(
             baseURL: API.baseURL, transport: FixtureTransport(directory: folder.url, basePath: API.baseURL.path))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Country>(path: "/countries/xx")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Country>(path: "/countries/xx")) }
         let fixture = try #require(error?.underlyingError as? FixtureError)
         #expect(fixture.description == "no fixture for GET /countries/xx: looked for countries/xx.GET.json in \(folder.url.path)")
     }

@@ -40,7 +40,7 @@ import NetworkingTestSupport
     @Test func aRefusedConnectionEndsTheSequenceWithItsErrorWithoutReconnecting() async throws {
         let transport = MockTransport().stub(.get, "/events", .status(503))
         let client = try makeClient(transport: transport)
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             for try await _ in try client.events(Self.request, clock: TestClock()) {}
         }
         #expect(error?.kind == .unacceptableStatus(503))

@@ -26,7 +26,7 @@ import NetworkingTestSupport
             clock.advance(by: .seconds(1))
         }
         #expect(try await reader.value == "one two three")
-        await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
+        try await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
     }
 
     @Test func noByteForTheAttemptTimeoutFailsTheStreamAsIdle() async throws {
@@ -41,10 +41,10 @@ import NetworkingTestSupport
         clock.advance(by: .seconds(2))
         #expect(mock.openStreamCount == 1)  // 2 s of silence: still fine
         clock.advance(by: .seconds(1))
-        let error = await expectNetworkError { try await iterator.next() }
+        let error = try await expectNetworkError { try await iterator.next() }
         #expect(error?.kind == .timedOut(.attempt))
         #expect(error?.requestName == "GET /feed")
-        await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }  // the producer is gone
+        try await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }  // the producer is gone
     }
 
     @Test func theCallDeadlineStillEndsAStreamThatKeepsSending() async throws {
@@ -58,9 +58,9 @@ import NetworkingTestSupport
             await clock.waitForSleepers(1)
             clock.advance(by: .seconds(1))
         }
-        let error = await expectNetworkError { try await reader.value }
+        let error = try await expectNetworkError { try await reader.value }
         #expect(error?.kind == .timedOut(.call))
-        await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
+        try await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
     }
 
     @Test func aBrokenTransferReachesTheReaderAsANetworkErrorNamingTheRequest() async throws {
@@ -68,7 +68,7 @@ import NetworkingTestSupport
         let mock = MockTransport().stub(.get, "/feed", .streamed(Self.chunks, end: .fail(cut)))
         let client = try makeClient(transport: mock)
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
-        let error = await expectNetworkError { try await Self.read(streamed) }
+        let error = try await expectNetworkError { try await Self.read(streamed) }
         #expect(error?.kind == .transport(.connectionLost))
         #expect(error?.requestName == "GET /feed")
     }
@@ -82,7 +82,7 @@ import NetworkingTestSupport
         await clock.waitForSleepers(1)
         reader.cancel()
         await #expect(throws: CancellationError.self) { try await reader.value }
-        await BehaviorFakes.waitUntil {
+        try await BehaviorFakes.waitUntil {
             mock.openStreamCount == 0 && clock.pendingSleepCount == 0 && clock.pendingTimerCount == 0
         }
     }
@@ -95,17 +95,17 @@ import NetworkingTestSupport
             transport: mock, behavior: .retry(clock: TestClock()), clock: TestClock(mode: .manual))
         let streamed = try await client.stream(NetworkRequest<Data>(path: "/feed"))
         #expect(mock.requestCount == 2)  // the 503 was retried
-        _ = await expectNetworkError { try await Self.read(streamed) }
+        _ = try await expectNetworkError { try await Self.read(streamed) }
         #expect(mock.requestCount == 2)  // a failure after the head is the reader's, never retried
     }
 
     @Test func anUnacceptableStatusThrowsWithTheBodysStart() async throws {
         let mock = MockTransport().stub(.get, "/feed", .streamed([Data("{\"error\":1}".utf8)], status: 404))
         let client = try makeClient(transport: mock)
-        let error = await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/feed")) }
+        let error = try await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/feed")) }
         #expect(error?.kind == .unacceptableStatus(404))
         #expect(error?.body == Data("{\"error\":1}".utf8))
-        await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
+        try await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
     }
 
     @Test func aTransportAnsweringInMemoryIsReadAsOneChunk() async throws {
@@ -155,7 +155,7 @@ import NetworkingTestSupport
         #expect(lines.current.count == 1)
         #expect(lines.current.first?.contains("200 GET https://api.example.test/v1/feed in 0 ms, streaming") == true)
         _ = try await Self.read(streamed)
-        await BehaviorFakes.waitUntil { lines.current.count == 2 }
+        try await BehaviorFakes.waitUntil { lines.current.count == 2 }
         #expect(
             lines.current.last?.hasSuffix("stream finished GET https://api.example.test/v1/feed in 0 ms, 13 bytes")
                 == true)

@@ -62,7 +62,7 @@ import NetworkingTestSupport
             continuation.finish()
         }
         // The reader reads nothing: the producer stops once the buffer holds its limit.
-        await BehaviorFakes.waitUntil { produced.current >= 64 }
+        try await BehaviorFakes.waitUntil { produced.current >= 64 }
         for _ in 0..<100 { await Task.yield() }
         #expect(produced.current == 64)
         var total = 0
@@ -113,7 +113,7 @@ import NetworkingTestSupport
         #expect(continuation.yield(Self.bytes(1)) == false)
     }
 
-    @Test func droppingTheStreamCancelsIt() async {
+    @Test func droppingTheStreamCancelsIt() async throws {
         let ended = LockedBox(false)
         var continuation: HTTPBody.Continuation?
         do {
@@ -138,7 +138,7 @@ import NetworkingTestSupport
     @Test func aSecondReaderWhileOneWaitsGetsATypedErrorAndTheFirstKeepsReading() async throws {
         let (stream, continuation) = HTTPBody.makeStream()
         let first = Task { try await stream.reduce(0) { $0 + $1.count } }
-        await BehaviorFakes.waitUntil { stream.buffer?.hasWaitingReader == true }
+        try await BehaviorFakes.waitUntil { stream.buffer?.hasWaitingReader == true }
         await #expect(throws: HTTPBody.SecondReaderError.self) { for try await _ in stream {} }
         continuation.yield(Data("ab".utf8))
         continuation.finish()

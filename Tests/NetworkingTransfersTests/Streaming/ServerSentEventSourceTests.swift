@@ -61,7 +61,7 @@ import NetworkingTestSupport
         #expect(server.opened.current == [nil, nil])
     }
 
-    @Test func anErrorFromOpenEndsTheSequenceWithoutReconnecting() async {
+    @Test func anErrorFromOpenEndsTheSequenceWithoutReconnecting() async throws {
         let server = Server([])
         let clock = TestClock()
         await #expect(throws: Refused.self) {
@@ -71,7 +71,7 @@ import NetworkingTestSupport
         #expect(clock.sleeps.isEmpty)
     }
 
-    @Test func stopsAfterTheMaximumReconnectionsWithoutAnEventWithTheLastReadError() async {
+    @Test func stopsAfterTheMaximumReconnectionsWithoutAnEventWithTheLastReadError() async throws {
         let server = Server([(["data: a\n\n"], false), ([], true), ([], true), ([], true)])
         let source = try? ServerSentEventSource(clock: TestClock(), maximumReconnections: 2) { try server.open($0) }
         var events: [ServerSentEvent] = []

@@ -19,7 +19,7 @@ import NetworkingTestSupport
         #expect(lines == ["a", "bc", "", "d"])
     }
 
-    @Test func linesRethrowsTheStreamErrorAfterTheLinesBeforeIt() async {
+    @Test func linesRethrowsTheStreamErrorAfterTheLinesBeforeIt() async throws {
         var lines: [String] = []
         await #expect(throws: Broken.self) {
             for try await line in Self.chunks(["a\nb"], thenFail: true).lines { lines.append(line) }
@@ -34,7 +34,7 @@ import NetworkingTestSupport
         #expect(events == [ServerSentEvent(event: "tick", data: "a", id: "1"), ServerSentEvent(data: "b", id: "1")])
     }
 
-    @Test func serverSentEventsRethrowsTheStreamErrorAfterTheEventsBeforeIt() async {
+    @Test func serverSentEventsRethrowsTheStreamErrorAfterTheEventsBeforeIt() async throws {
         var events: [ServerSentEvent] = []
         await #expect(throws: Broken.self) {
             for try await event in Self.chunks(["data: a\n\ndata: b"], thenFail: true).serverSentEvents {

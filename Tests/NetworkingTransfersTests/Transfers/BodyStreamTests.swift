@@ -28,7 +28,7 @@ import NetworkingTestSupport
             baseURL: URL(string: "https://api.example.com")!, transport: transport,
             behavior: .retry(.default, clock: TestClock()))
         // When
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(
                 NetworkRequest<[String: Bool]>(
                     .put, path: "/logs", body: .stream(HTTPBody(once: Self.chunks(["x"])))))
@@ -55,7 +55,7 @@ import NetworkingTestSupport
         for try await _ in stream {}
         let transport = MockTransport().stub(.post, "/logs", .success(["ok": true]))
         let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(NetworkRequest<[String: Bool]>(.post, path: "/logs", body: .stream(stream)))
         }
         #expect(error?.kind == .invalidRequest)

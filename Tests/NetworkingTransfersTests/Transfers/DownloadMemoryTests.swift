@@ -16,7 +16,7 @@ private struct FloodingTransport: HTTPTransport {
         guard let buffer = stream.buffer else { throw TransportError(.other, "a stream has a buffer") }
         let (chunk, count) = (chunk, count)
         Task.detached {
-            await BehaviorFakes.waitUntil { buffer.isWritingThrough || buffer.isTerminated }
+            try await BehaviorFakes.waitUntil { buffer.isWritingThrough || buffer.isTerminated }
             for _ in 0..<count { _ = continuation.yield(chunk) }
             continuation.finish()
         }

@@ -69,7 +69,7 @@ import NetworkingTestSupport
                 [body.subdata(in: 2000..<5000)], status: 206,
                 headers: [.contentRange: "bytes 2000-4999/5000", .contentLength: "3000", .eTag: "\"v1\""]))
         let client = try makeClient(transport: mock)
-        let first = await expectNetworkError {
+        let first = try await expectNetworkError {
             try await client.download(NetworkRequest<Data>(path: "/file"), to: destination).value
         }
         #expect(first?.kind == .transport(.connectionLost))
@@ -132,7 +132,7 @@ import NetworkingTestSupport
         try Data("previous".utf8).write(to: destination)
         let mock = MockTransport().stub(
             .get, "/file", .streamed([Data("new ".utf8)], end: .fail(TransportError(.connectionLost, "cut"))))
-        _ = await expectNetworkError {
+        _ = try await expectNetworkError {
             try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
                 .value
         }
@@ -143,7 +143,7 @@ import NetworkingTestSupport
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
             "missing-\(UUID().uuidString)/file.bin")
         let mock = MockTransport().stub(.get, "/file", .data(Data("x".utf8)))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
                 .value
         }
@@ -157,7 +157,7 @@ import NetworkingTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("file.bin")
         let mock = MockTransport().stub(.get, "/file", .streamed([Data("abc".utf8)], headers: [.contentLength: "10"]))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await makeClient(transport: mock).download(NetworkRequest<Data>(path: "/file"), to: destination)
                 .value
         }
@@ -175,7 +175,7 @@ import NetworkingTestSupport
         for await step in call.progress where step.completedBytes == 3 { break }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
-        await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
+        try await BehaviorFakes.waitUntil { mock.openStreamCount == 0 }
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination.path + ".partial")) == Data("abc".utf8))
     }
 }

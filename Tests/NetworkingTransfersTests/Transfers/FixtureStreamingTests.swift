@@ -54,7 +54,7 @@ import NetworkingTestSupport
             text += String(decoding: chunk, as: UTF8.self)
         }
         #expect(text == #"{"ok": true}"#)
-        let error = await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/nothing")) }
+        let error = try await expectNetworkError { try await client.stream(NetworkRequest<Data>(path: "/nothing")) }
         #expect((error?.underlyingError as? FixtureError)?.file == "nothing.GET.json")
     }
 }

@@ -37,7 +37,7 @@ import NetworkingTestSupport
             try await Task.sleep(for: .seconds(3600))
             return 1
         }
-        await BehaviorFakes.waitUntil { started.current }
+        try await BehaviorFakes.waitUntil { started.current }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         var count = 0
@@ -53,7 +53,7 @@ import NetworkingTestSupport
             return 1
         }
         let waiter = Task { try await call.value }
-        await BehaviorFakes.waitUntil { started.current }
+        try await BehaviorFakes.waitUntil { started.current }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         await #expect(throws: CancellationError.self) { try await call.value }

@@ -20,7 +20,7 @@ import NetworkingTestSupport
         #expect("\(TransferProgress(completedBytes: 1024, expectedBytes: nil))" == "1024 bytes")
     }
 
-    @Test func reporterDropsValuesThatGoBackAndEndsAtTheTotal() async {
+    @Test func reporterDropsValuesThatGoBackAndEndsAtTheTotal() async throws {
         let reporter = TransferProgressReporter()
         let reader = Task { await collect(reporter.updates) }
         // An unbuffered reader could miss intermediate values (newest kept), so check the kept ones are monotonic.
@@ -36,7 +36,7 @@ import NetworkingTestSupport
         #expect(reporter.latest == TransferProgress(completedBytes: 30, expectedBytes: 30))
     }
 
-    @Test func failedTransferEndsWhereItWas() async {
+    @Test func failedTransferEndsWhereItWas() async throws {
         let reporter = TransferProgressReporter()
         reporter.report(completedBytes: 7, expectedBytes: 100)
         reporter.finish(totalBytes: nil)

@@ -31,7 +31,7 @@ import NetworkingTestSupport
             }
             #expect(order.current.isEmpty)
             queue.isSuspended = false
-            await BehaviorFakes.waitUntil { order.current.count == count }
+            try await BehaviorFakes.waitUntil { order.current.count == count }
             #expect(order.current == Array(0..<count))
         }
 
@@ -44,7 +44,7 @@ import NetworkingTestSupport
                 for index in 0..<count { queue.addOperation { order.withLock { $0.append(index) } } }
             }
             producer.start()
-            await BehaviorFakes.waitUntil { order.current.count == count }
+            try await BehaviorFakes.waitUntil { order.current.count == count }
             #expect(order.current == Array(0..<count))
         }
     }

@@ -63,7 +63,7 @@ import NetworkingTestSupport
         let client = try makeClient(transport: transport, behavior: .cookies(jar: jar))
         var request = NetworkRequest<Data>(path: "/redirect")
         request.followsRedirects = false
-        let error = await expectNetworkError { try await client.send(request) }
+        let error = try await expectNetworkError { try await client.send(request) }
         #expect(error?.kind == .unacceptableStatus(302))
         #expect(transport.requests.count == 1)
         #expect(jar.all.map(\.name) == ["hop"])
@@ -77,7 +77,7 @@ import NetworkingTestSupport
             configuration: .init(
                 baseURL: URL(string: "https://api.example.test/v1"), transport: transport, behavior: .cookies(jar: jar),
                 followsRedirects: false))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/redirect")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/redirect")) }
         #expect(error?.kind == .unacceptableStatus(302))
         #expect(transport.requests.count == 1)
         #expect(jar.all.map(\.name) == ["hop"])
@@ -86,7 +86,7 @@ import NetworkingTestSupport
     @Test func anUnacceptableStatusStillStoresItsCookieAndFailsAsBefore() async throws {
         let jar = InMemoryCookieJar()
         let client = try makeClient(transport: Self.site(), behavior: .cookies(jar: jar))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/denied")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/denied")) }
         #expect(error?.kind == .unacceptableStatus(401))
         #expect(jar.all.map(\.name) == ["tried"])
     }
@@ -95,7 +95,7 @@ import NetworkingTestSupport
         let transport = Self.site()
         let client = try makeClient(
             transport: transport, behavior: CookieBehavior(try CookieSettings(maximumRedirects: 2)))
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/loop")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Data>(path: "/loop")) }
         #expect(error?.kind == .transport(.tooManyRedirects))
         #expect(transport.requests.count == 3)
     }
@@ -169,7 +169,7 @@ import NetworkingTestSupport
         let b = try makeClient(transport: transport, behavior: CombinedBehavior([.cookies(jar: bob), coalescing]))
         async let first = a.send(NetworkRequest<String>(path: "/me"))
         async let second = b.send(NetworkRequest<String>(path: "/me"))
-        await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
+        try await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
         gate.open()
         #expect(try await [first, second] == ["sid=alice", "sid=bob"])
         #expect(transport.requests.count == 2)

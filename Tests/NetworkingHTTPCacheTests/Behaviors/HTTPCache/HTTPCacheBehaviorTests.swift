@@ -181,7 +181,7 @@ import NetworkingTestSupport
             request.method == .post ? (500, [:], "") : (200, ["Cache-Control": "max-age=60"], "x")
         }
         try await harness.get()
-        _ = await expectNetworkError { try await harness.get("/items", method: .post) }
+        _ = try await expectNetworkError { try await harness.get("/items", method: .post) }
         try await harness.get()
         #expect(harness.sends == 2)
     }
@@ -247,7 +247,7 @@ import NetworkingTestSupport
         }
         try await harness.get()
         failing.withLock { $0 = true }
-        let error = await expectNetworkError { try await harness.get() }
+        let error = try await expectNetworkError { try await harness.get() }
         #expect(error?.statusCode == 503)
         failing.withLock { $0 = false }
         let (response, body) = try await harness.get()

@@ -63,11 +63,11 @@ import NetworkingTestSupport
             behavior: CombinedBehavior([
                 .metrics { collector.record($0) }, .modifyRequest { $0.headerFields["X-Bad"] = "a\r\nb" },
             ]))
-        _ = await expectNetworkError { try await refusing.send(NetworkRequest<Void>(path: "/a")) }
+        _ = try await expectNetworkError { try await refusing.send(NetworkRequest<Void>(path: "/a")) }
         let failing = try makeClient(
             transport: MockTransport { _ in throw URLError(.cannotConnectToHost) },
             behavior: .metrics { collector.record($0) })
-        _ = await expectNetworkError { try await failing.send(NetworkRequest<Void>(path: "/b")) }
+        _ = try await expectNetworkError { try await failing.send(NetworkRequest<Void>(path: "/b")) }
         let started = LockedBox(false)
         let hanging = try makeClient(
             transport: MockTransport { _ in
@@ -77,7 +77,7 @@ import NetworkingTestSupport
             },
             behavior: .metrics { collector.record($0) })
         let call = Task { try await hanging.send(NetworkRequest<Void>(path: "/c")) }
-        await BehaviorFakes.waitUntil { started.current }
+        try await BehaviorFakes.waitUntil { started.current }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(
@@ -91,7 +91,7 @@ import NetworkingTestSupport
         let collector = MetricsCollector()
         let client = try makeClient(
             transport: answering(404, body: "missing"), behavior: .metrics { collector.record($0) })
-        let error = await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/gone")) }
+        let error = try await expectNetworkError { try await client.send(NetworkRequest<Void>(path: "/gone")) }
         #expect(error?.kind == .unacceptableStatus(404))
         #expect(collector.all.map(\.outcome) == [.status(404)])
         #expect(collector.all.map(\.bytesReceived) == [7])

@@ -77,7 +77,7 @@ import NetworkingTestSupport
         let server = Server()
         server.status.withLock { $0 = 500 }
         _ = await send(breaker, server)
-        let (error, sends) = await BehaviorFakes.failureInChain(breaker)
+        let (error, sends) = try await BehaviorFakes.failureInChain(breaker)
         #expect(sends == 0)
         #expect(error?.kind == .behavior("CircuitBreakerBehavior"))
         #expect((error?.underlyingError as? CircuitOpenError)?.phase == .open)
@@ -118,11 +118,11 @@ import NetworkingTestSupport
         let gate = LockedBox(false)
         let probe = Task {
             try await breaker.intercept(Self.request, context: RequestContext()) { request in
-                await BehaviorFakes.waitUntil { gate.current }
+                try await BehaviorFakes.waitUntil { gate.current }
                 return BehaviorFakes.response(to: request)
             }
         }
-        await BehaviorFakes.waitUntil { failing.calls.current == 1 && probeIsOut(breaker) }
+        try await BehaviorFakes.waitUntil { failing.calls.current == 1 && probeIsOut(breaker) }
         let second = await send(breaker, Server())
         guard case .failure(let error as CircuitOpenError) = second else {
             Issue.record("expected CircuitOpenError, got \(second)")

@@ -41,7 +41,7 @@ import NetworkingTestSupport
         table.calls.reduce(0) { $0 + $1.waiterCount }
     }
 
-    @Test func identicalGETsInFlightShareOneCallAndEachGetsTheAnswer() async {
+    @Test func identicalGETsInFlightShareOneCallAndEachGetsTheAnswer() async throws {
         // Given
         let behavior = CoalescingBehavior()
         let shared = SharedNext()
@@ -49,7 +49,7 @@ import NetworkingTestSupport
         let tasks = (0..<5).map { _ in
             Task { try await behavior.intercept(Self.get("Bearer a"), context: RequestContext(), next: shared.next) }
         }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 5 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 5 }
         shared.gate.open()
         // Then
         for task in tasks { #expect(Self.body(await task.result) == "answer-1") }
@@ -57,13 +57,13 @@ import NetworkingTestSupport
         #expect(behavior.table.calls.isEmpty)
     }
 
-    @Test func differentAuthorizationValuesNeverShare() async {
+    @Test func differentAuthorizationValuesNeverShare() async throws {
         let behavior = CoalescingBehavior()
         let shared = SharedNext()
         let tasks = ["Bearer a", "Bearer b", "Bearer a", "Bearer b"].map { token in
             Task { try await behavior.intercept(Self.get(token), context: RequestContext(), next: shared.next) }
         }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 4 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 4 }
         #expect(behavior.table.calls.count == 2)
         shared.gate.open()
         var answers: [String?] = []
@@ -101,7 +101,7 @@ import NetworkingTestSupport
         #expect(sends.current == 2)
     }
 
-    @Test func aSharedFailureReachesEveryWaiterAsTheSameError() async {
+    @Test func aSharedFailureReachesEveryWaiterAsTheSameError() async throws {
         let behavior = CoalescingBehavior()
         let gate = Gate()
         let sends = LockedBox(0)
@@ -113,10 +113,10 @@ import NetworkingTestSupport
         let tasks = (0..<3).map { _ in
             Task { try await behavior.intercept(Self.get(), context: RequestContext(), next: next) }
         }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 3 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 3 }
         gate.open()
         for task in tasks {
-            let error = await expectNetworkError { try await task.value }
+            let error = try await expectNetworkError { try await task.value }
             #expect(error?.kind == .unacceptableStatus(503))
             #expect(error?.body == Data("busy".utf8))
         }
@@ -124,16 +124,16 @@ import NetworkingTestSupport
         #expect(behavior.table.calls.isEmpty)
     }
 
-    @Test func cancellingTheFirstCallerLeavesTheSharedCallToTheOthers() async {
+    @Test func cancellingTheFirstCallerLeavesTheSharedCallToTheOthers() async throws {
         // Given: three callers waiting on the first one's call
         let behavior = CoalescingBehavior()
         let shared = SharedNext()
         let first = Task { try await behavior.intercept(Self.get(), context: RequestContext(), next: shared.next) }
-        await BehaviorFakes.waitUntil { shared.calls == 1 }
+        try await BehaviorFakes.waitUntil { shared.calls == 1 }
         let others = (0..<2).map { _ in
             Task { try await behavior.intercept(Self.get(), context: RequestContext(), next: shared.next) }
         }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 3 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 3 }
         // When: the first is cancelled before the answer
         first.cancel()
         let firstResult = await first.result
@@ -151,7 +151,7 @@ import NetworkingTestSupport
         #expect(behavior.table.calls.isEmpty)
     }
 
-    @Test func theLastCallerOutCancelsTheSharedCall() async {
+    @Test func theLastCallerOutCancelsTheSharedCall() async throws {
         let behavior = CoalescingBehavior()
         let observed = LockedBox<(started: Int, cancelled: Int)>((0, 0))
         let next: NextHandler = { request in
@@ -163,7 +163,7 @@ import NetworkingTestSupport
         let tasks = (0..<3).map { _ in
             Task { try await behavior.intercept(Self.get(), context: RequestContext(), next: next) }
         }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 3 && observed.current.started == 1 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 3 && observed.current.started == 1 }
         tasks[0].cancel()
         tasks[1].cancel()
         _ = await tasks[0].result
@@ -172,12 +172,12 @@ import NetworkingTestSupport
         tasks[2].cancel()
         let last = await tasks[2].result
         #expect((try? last.get()) == nil)
-        await BehaviorFakes.waitUntil { observed.current.cancelled == 1 }
+        try await BehaviorFakes.waitUntil { observed.current.cancelled == 1 }
         #expect(observed.current.started == 1)
         #expect(behavior.table.calls.isEmpty)
     }
 
-    @Test func aCallerCancelledBeforeItStartsSendsNothing() async {
+    @Test func aCallerCancelledBeforeItStartsSendsNothing() async throws {
         let behavior = CoalescingBehavior()
         let shared = SharedNext()
         let task = Task {
@@ -193,35 +193,35 @@ import NetworkingTestSupport
         #expect(behavior.table.calls.isEmpty)
     }
 
-    @Test func aWaiterStopsAtItsOwnAttemptTimeoutWhileTheOthersGetTheAnswer() async {
+    @Test func aWaiterStopsAtItsOwnAttemptTimeoutWhileTheOthersGetTheAnswer() async throws {
         let behavior = CoalescingBehavior()
         let shared = SharedNext()
         let clock = TestClock(mode: .manual)
         let patient = Task {
             try await behavior.intercept(Self.get(), context: RequestContext(clock: clock), next: shared.next)
         }
-        await BehaviorFakes.waitUntil { shared.calls == 1 }
+        try await BehaviorFakes.waitUntil { shared.calls == 1 }
         let hasty = Task {
             try await behavior.intercept(
                 Self.get(), context: RequestContext(attemptTimeout: .seconds(1), clock: clock), next: shared.next)
         }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 2 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 2 }
         await clock.waitForTimers(2)
         clock.advance(by: .seconds(1))
-        let error = await expectNetworkError { try await hasty.value }
+        let error = try await expectNetworkError { try await hasty.value }
         #expect(error?.kind == .timedOut(.attempt))
         shared.gate.open()
         #expect(Self.body(await patient.result) == "answer-1")
         #expect(shared.calls == 1)
     }
 
-    @Test func copiesShareOneTable() async {
+    @Test func copiesShareOneTable() async throws {
         let behavior = CoalescingBehavior()
         let copy = behavior
         let shared = SharedNext()
         let a = Task { try await behavior.intercept(Self.get(), context: RequestContext(), next: shared.next) }
         let b = Task { try await copy.intercept(Self.get(), context: RequestContext(), next: shared.next) }
-        await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 2 }
+        try await BehaviorFakes.waitUntil { Self.waiters(behavior.table) == 2 }
         shared.gate.open()
         #expect(Self.body(await a.result) == "answer-1")
         #expect(Self.body(await b.result) == "answer-1")

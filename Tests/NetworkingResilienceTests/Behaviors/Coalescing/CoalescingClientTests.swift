@@ -20,7 +20,7 @@ import NetworkingTestSupport
         async let user = client.send(NetworkRequest<User>(path: "/users/42", headers: accept))
         async let raw = client.send(NetworkRequest<Data>(path: "/users/42", headers: accept))
         async let text = client.send(NetworkRequest<String>(path: "/users/42", headers: accept))
-        await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 3 }
+        try await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 3 }
         gate.open()
         // Then
         #expect(try await user == User(id: 42, name: "Ada"))
@@ -42,7 +42,7 @@ import NetworkingTestSupport
         withDefault.defaultAccept = "application/json"  // as a JSON-decoded request has
         async let json = client.send(withDefault)
         async let raw = client.send(NetworkRequest<Data>(path: "/users/42"))
-        await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
+        try await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
         gate.open()
         #expect(try await json == Data("application/json".utf8))
         #expect(try await raw == Data("none".utf8))
@@ -60,10 +60,10 @@ import NetworkingTestSupport
         struct Order: Decodable, Sendable { let total: Int }
         async let user = client.send(NetworkRequest<User>(path: "/users/42"))
         let order = Task { try await client.response(for: NetworkRequest<Order>(path: "/users/42")) }
-        await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 2 }
+        try await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 2 }
         gate.open()
         #expect(try await user == User(id: 42, name: "Ada"))
-        let error = await expectNetworkError { try await order.value }
+        let error = try await expectNetworkError { try await order.value }
         #expect(error?.kind == .decoding)
         #expect(transport.requests.count == 1)
     }
@@ -97,7 +97,7 @@ import NetworkingTestSupport
         let client = try makeClient(transport: transport, behavior: coalescing)
         async let a = client.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "a"]))
         async let b = client.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "b"]))
-        await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
+        try await BehaviorFakes.waitUntil { coalescing.table.calls.count == 2 }
         gate.open()
         #expect(try await [a, b] == ["a", "b"])
         #expect(transport.requests.count == 2)
@@ -110,7 +110,7 @@ import NetworkingTestSupport
         let client2 = try makeClient(transport: shared, behavior: coalescing)
         async let c = client2.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "c"]))
         async let d = client2.send(NetworkRequest<String>(path: "/me"), behavior: .headers(["X-Tenant": "c"]))
-        await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 2 }
+        try await BehaviorFakes.waitUntil { coalescing.table.calls.first?.waiterCount == 2 }
         gate2.open()
         #expect(try await [c, d] == ["c", "c"])
         #expect(shared.requests.count == 1)

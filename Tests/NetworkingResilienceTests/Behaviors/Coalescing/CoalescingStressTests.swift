@@ -29,7 +29,7 @@ import NetworkingTestSupport
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
-    func thousandCallersInWavesEndWithOneCallPerKeyAndEveryAnswerDelivered(seed: UInt64) async {
+    func thousandCallersInWavesEndWithOneCallPerKeyAndEveryAnswerDelivered(seed: UInt64) async throws {
         var random = BehaviorFakes.SeededGenerator(seed: seed)
         let behavior = CoalescingBehavior()
         for wave in 0..<2 {
@@ -109,7 +109,7 @@ import NetworkingTestSupport
     }
 
     @Test(arguments: [7, 8] as [UInt64])
-    func thousandFreeRunningCallersWithRandomTimingNeverLoseAnAnswer(seed: UInt64) async {
+    func thousandFreeRunningCallersWithRandomTimingNeverLoseAnAnswer(seed: UInt64) async throws {
         var random = BehaviorFakes.SeededGenerator(seed: seed)
         let behavior = CoalescingBehavior()
         let keyCount = 12

@@ -30,13 +30,13 @@ import NetworkingTestSupport
     /// Starts call `n` through `behavior` and returns once it is in flight or queued.
     func start(
         _ number: Int, _ behavior: any RequestBehavior, context: RequestContext = RequestContext()
-    ) async -> Task<Result, any Error> {
+    ) async throws -> Task<Result, any Error> {
         let before = occupancy.inFlight + occupancy.waiting
         let next = calls.next
         let task = Task {
             try await CombinedBehavior([behavior]).intercept(HeldCalls.request(number), context: context, next: next)
         }
-        await BehaviorFakes.waitUntil { occupancy.inFlight + occupancy.waiting > before }
+        try await BehaviorFakes.waitUntil { occupancy.inFlight + occupancy.waiting > before }
         return task
     }
 
@@ -44,14 +44,14 @@ import NetworkingTestSupport
         // Given a limit of 2 and five calls
         let behavior = try limit(2)
         var tasks: [Task<Result, any Error>] = []
-        for number in 1...5 { tasks.append(await start(number, behavior)) }
-        await BehaviorFakes.waitUntil { calls.started.count == 2 }
+        for number in 1...5 { tasks.append(try await start(number, behavior)) }
+        try await BehaviorFakes.waitUntil { calls.started.count == 2 }
         #expect(occupancy == (2, 3))
         // When the calls in flight finish one by one
         for number in 1...5 {
             calls.finish(number)
             _ = try await tasks[number - 1].value
-            await BehaviorFakes.waitUntil { calls.started.count == min(number + 2, 5) }
+            try await BehaviorFakes.waitUntil { calls.started.count == min(number + 2, 5) }
         }
         // Then waiters started oldest first, never more than 2 at once, and every slot came back
         #expect(calls.started == [1, 2, 3, 4, 5])
@@ -61,9 +61,9 @@ import NetworkingTestSupport
 
     @Test func aFullQueueFailsTheCallAtOnceWithATypedErrorAndSendsNothing() async throws {
         let behavior = try limit(1, queue: 1)
-        let first = await start(1, behavior)
-        let second = await start(2, behavior)
-        let error = await expectNetworkError {
+        let first = try await start(1, behavior)
+        let second = try await start(2, behavior)
+        let error = try await expectNetworkError {
             try await CombinedBehavior([behavior]).intercept(HeldCalls.request(3), context: RequestContext()) {
                 try await calls.next($0)
             }
@@ -84,9 +84,9 @@ import NetworkingTestSupport
 
     @Test func aWaiterCancelledInTheQueueLeavesItAndNeverRuns() async throws {
         let behavior = try limit(1)
-        let first = await start(1, behavior)
-        let second = await start(2, behavior)
-        let third = await start(3, behavior)
+        let first = try await start(1, behavior)
+        let second = try await start(2, behavior)
+        let third = try await start(3, behavior)
         #expect(occupancy == (1, 2))
         // When the oldest waiter is cancelled
         second.cancel()
@@ -105,11 +105,11 @@ import NetworkingTestSupport
         let context = RequestContext(
             requestName: "GET /2", deadline: CallDeadline(limit: .seconds(2), clock: clock), clock: clock)
         let behavior = try limit(1)
-        let first = await start(1, behavior)
-        let second = await start(2, behavior, context: context)
+        let first = try await start(1, behavior)
+        let second = try await start(2, behavior, context: context)
         await clock.waitForTimers(1)
         clock.advance(by: .seconds(2))
-        let error = await expectNetworkError { try await second.value }
+        let error = try await expectNetworkError { try await second.value }
         #expect(error?.kind == .timedOut(.call))
         #expect(error?.requestName == "GET /2")
         #expect(occupancy == (1, 0))
@@ -123,11 +123,11 @@ import NetworkingTestSupport
         let clock = TestClock(mode: .manual)
         let context = RequestContext(attemptTimeout: .seconds(1), clock: clock)
         let behavior = try limit(1)
-        let first = await start(1, behavior)
-        let second = await start(2, behavior, context: context)
+        let first = try await start(1, behavior)
+        let second = try await start(2, behavior, context: context)
         await clock.waitForTimers(1)
         clock.advance(by: .seconds(1))
-        let error = await expectNetworkError { try await second.value }
+        let error = try await expectNetworkError { try await second.value }
         #expect(error?.kind == .timedOut(.attempt))
         calls.finish(1)
         _ = try await first.value
@@ -150,14 +150,14 @@ import NetworkingTestSupport
         }
         let call = Task { try await behavior.intercept(HeldCalls.request(1), context: RequestContext(), next: next) }
         if outcome == .cancellation {
-            await BehaviorFakes.waitUntil { occupancy.inFlight == 1 }
+            try await BehaviorFakes.waitUntil { occupancy.inFlight == 1 }
             call.cancel()
         }
         _ = await call.result
         #expect(store.activeKeys.isEmpty)
         // The one slot is free again, exactly once: two calls still cannot run together.
-        let second = await start(2, behavior)
-        let third = await start(3, behavior)
+        let second = try await start(2, behavior)
+        let third = try await start(3, behavior)
         #expect(occupancy == (1, 1))
         calls.finish(2)
         calls.finish(3)
@@ -175,9 +175,9 @@ import NetworkingTestSupport
         let b = Task {
             try await behavior.intercept(HeldCalls.request(2, host: "b.test"), context: .init(), next: next)
         }
-        await BehaviorFakes.waitUntil { calls.started.count == 2 }
+        try await BehaviorFakes.waitUntil { calls.started.count == 2 }
         #expect(store.activeKeys == ["a.test:443", "b.test:443"])
-        let error = await #expect(throws: ConcurrencyLimitExceededError.self) {
+        let error = try await expectError(ConcurrencyLimitExceededError.self) {
             try await behavior.intercept(HeldCalls.request(3, host: "a.test"), context: .init(), next: next)
         }
         #expect(error?.partition == "a.test:443")

@@ -36,14 +36,14 @@ import NetworkingTestSupport
         return outcome
     }
 
-    @Test func aSlotReleasedBeforeTheWaiterSuspendsIsKeptForIt() async {
+    @Test func aSlotReleasedBeforeTheWaiterSuspendsIsKeptForIt() async throws {
         var partition = busyPartition()
         #expect(partition.releaseSlot() == nil)
         #expect(partition.permits.inFlight == 1 && partition.permits.queue.isEmpty)
         #expect(await suspension(of: &partition) == .admitted)
     }
 
-    @Test func aWaiterThatLeftBeforeSuspendingIsToldSo() async {
+    @Test func aWaiterThatLeftBeforeSuspendingIsToldSo() async throws {
         var partition = busyPartition()
         _ = partition.abandon(2)
         #expect(await suspension(of: &partition) == .left)

@@ -5,8 +5,8 @@ import NetworkingTestSupport
 
 /// Construction-time checks and the documented defaults of `ConcurrencyLimitSettings`.
 @Suite struct ConcurrencyLimitSettingsTests {
-    @Test func zeroInFlightIsRejectedWithTheDocumentedMessage() {
-        let error = #expect(throws: BehaviorSettingsError.self) { try ConcurrencyLimitSettings(maximumInFlight: 0) }
+    @Test func zeroInFlightIsRejectedWithTheDocumentedMessage() throws {
+        let error = try expectError(BehaviorSettingsError.self) { try ConcurrencyLimitSettings(maximumInFlight: 0) }
         #expect(error.map { "\($0)" } == "ConcurrencyLimitSettings.maximumInFlight is 0; it must be at least 1")
         #expect(error?.setting == "maximumInFlight")
     }
@@ -16,8 +16,8 @@ import NetworkingTestSupport
         (Int.min, 10, "ConcurrencyLimitSettings.maximumInFlight is \(Int.min); it must be at least 1"),
         (4, -1, "ConcurrencyLimitSettings.maximumQueueLength is -1; it must be at least 0"),
     ])
-    func badValuesAreRejectedNamingTheSetting(inFlight: Int, queue: Int, message: String) {
-        let error = #expect(throws: BehaviorSettingsError.self) {
+    func badValuesAreRejectedNamingTheSetting(inFlight: Int, queue: Int, message: String) throws {
+        let error = try expectError(BehaviorSettingsError.self) {
             try ConcurrencyLimitSettings(maximumInFlight: inFlight, maximumQueueLength: queue)
         }
         #expect(error.map { "\($0)" } == message)

@@ -65,7 +65,7 @@ import NetworkingTestSupport
             await clock.waitForSleepers(1)
             #expect(attempts.started == sent)
             clock.advance(by: .seconds(1))
-            await BehaviorFakes.waitUntil { attempts.started == sent + 1 }
+            try await BehaviorFakes.waitUntil { attempts.started == sent + 1 }
         }
         clock.advance(by: .seconds(10))
         for _ in 0..<100 { await Task.yield() }
@@ -87,7 +87,7 @@ import NetworkingTestSupport
 
     @Test func whenEveryAttemptFailsTheCallerGetsTheLastFailureNotACancellation() async throws {
         let attempts = ScriptedAttempts([.fail(503), .fail(502)])
-        let error = await expectNetworkError { try await call(try hedging(), attempts).value }
+        let error = try await expectNetworkError { try await call(try hedging(), attempts).value }
         #expect(error?.kind == .unacceptableStatus(502))
         #expect(attempts.started == 2)
     }
@@ -98,7 +98,7 @@ import NetworkingTestSupport
         let task = call(try hedging(), attempts)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
-        await BehaviorFakes.waitUntil { attempts.ended == 1 }
+        try await BehaviorFakes.waitUntil { attempts.ended == 1 }
         #expect(attempts.started == 2)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -110,7 +110,7 @@ import NetworkingTestSupport
         let task = call(try hedging(), attempts)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
-        let error = await expectNetworkError { try await task.value }
+        let error = try await expectNetworkError { try await task.value }
         #expect(error?.kind == .unacceptableStatus(404))
         #expect(attempts.cancelled == [1])
         #expect(attempts.ended == 2)
@@ -118,7 +118,7 @@ import NetworkingTestSupport
 
     @Test func aPOSTWithoutAnIdempotencyKeyIsSentOnceWithNoTimer() async throws {
         let attempts = ScriptedAttempts([.fail(503), .answer])
-        let error = await expectNetworkError { try await call(try hedging(), attempts, method: .post).value }
+        let error = try await expectNetworkError { try await call(try hedging(), attempts, method: .post).value }
         #expect(error?.kind == .unacceptableStatus(503))
         #expect(attempts.started == 1)
         #expect(clock.sleeps.isEmpty)

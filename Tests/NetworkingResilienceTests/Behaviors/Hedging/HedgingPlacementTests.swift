@@ -53,7 +53,7 @@ import NetworkingTestSupport
     @Test func withoutAKeyAPOSTIsSentOnce() async throws {
         let sends = LockedBox(0)
         let client = try makeClient(transport: transport(sends), behavior: .hedging(settings))
-        let error = await expectNetworkError {
+        let error = try await expectNetworkError {
             try await client.send(NetworkRequest<Data>(.post, path: "/orders", body: .json(["n": 1])))
         }
         #expect(error?.kind == .unacceptableStatus(503))

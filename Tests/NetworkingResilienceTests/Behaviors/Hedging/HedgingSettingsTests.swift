@@ -33,8 +33,8 @@ import NetworkingTestSupport
         ),
         (1, .percentile(95, fallback: .seconds(1)), 0, "HedgingSettings.minimumSamples is 0; it must be at least 1"),
     ])
-    func badValuesAreRejectedNamingTheSetting(hedges: Int, delay: HedgingDelay, samples: Int, message: String) {
-        let error = #expect(throws: BehaviorSettingsError.self) {
+    func badValuesAreRejectedNamingTheSetting(hedges: Int, delay: HedgingDelay, samples: Int, message: String) throws {
+        let error = try expectError(BehaviorSettingsError.self) {
             try HedgingSettings(maximumHedges: hedges, delay: delay, minimumSamples: samples)
         }
         #expect(error.map { "\($0)" } == message)

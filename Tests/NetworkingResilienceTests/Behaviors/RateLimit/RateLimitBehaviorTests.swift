@@ -83,7 +83,7 @@ import NetworkingTestSupport
         let limiter = try Self.limiter(capacity: 1, rate: 0.1, maximumWait: 5, clock: clock)
         let sends = LockedBox(0)
         _ = try await Self.call(limiter, sends: sends)
-        let error = await #expect(throws: RateLimitedError.self) { try await Self.call(limiter, sends: sends) }
+        let error = try await expectError(RateLimitedError.self) { try await Self.call(limiter, sends: sends) }
         #expect(error == RateLimitedError(key: Self.hostKey, wait: .seconds(10), allowed: .seconds(5)))
         #expect(
             error?.description
@@ -91,7 +91,7 @@ import NetworkingTestSupport
                 + "5.0 s allowed; the call was not sent")
         #expect(sends.current == 1)
         #expect(clock.sleeps.isEmpty)
-        let (chained, chainSends) = await BehaviorFakes.failureInChain(limiter)
+        let (chained, chainSends) = try await BehaviorFakes.failureInChain(limiter)
         #expect(chained?.kind == .behavior("RateLimitBehavior"))
         #expect(chained?.underlyingError is RateLimitedError)
         #expect(chainSends == 0)
@@ -103,7 +103,7 @@ import NetworkingTestSupport
         let sends = LockedBox(0)
         _ = try await Self.call(limiter, sends: sends)
         let context = RequestContext(deadline: CallDeadline(limit: .milliseconds(500), clock: clock), clock: clock)
-        let error = await #expect(throws: RateLimitedError.self) {
+        let error = try await expectError(RateLimitedError.self) {
             try await Self.call(limiter, sends: sends, context: context)
         }
         #expect(error?.allowed == .milliseconds(500))
@@ -120,7 +120,7 @@ import NetworkingTestSupport
         await clock.waitForSleepers(1)  // the wait for a token
         await clock.waitForTimers(1)  // the attempt's time limit on it
         clock.advance(by: .seconds(1))
-        let error = await expectNetworkError { try await waiting.value }
+        let error = try await expectNetworkError { try await waiting.value }
         #expect(error?.kind == .timedOut(.attempt))
         #expect(sends.current == 1)
         let store = try #require(limiter.store as? InMemoryRateLimitStore)

@@ -47,9 +47,9 @@ import NetworkingTestSupport
     ]
 
     @Test(arguments: badSettings.indices)
-    func badValuesAreRejectedNamingTheSetting(index: Int) {
+    func badValuesAreRejectedNamingTheSetting(index: Int) throws {
         let (message, make) = Self.badSettings[index]
-        let error = #expect(throws: BehaviorSettingsError.self) { try make() }
+        let error = try expectError(BehaviorSettingsError.self) { try make() }
         #expect(error?.description == message)
     }
 
