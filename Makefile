@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples clean
+.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -98,6 +98,14 @@ docs: ## Build the DocC documentation (toolchain docc, no plugin); fails on any 
 
 doc-samples: ## Write the doc comments' Swift samples into a test file the build compiles (after editing one)
 	python3 Tests/Tools/extract_doc_samples.py
+
+api-check: ## Fail on a public API change that breaks code written for the last release (CHANGELOG.md), on Linux
+	$(SWIFT) build --target Networking --target NetworkingTesting
+	python3 Tests/Tools/api_check.py check
+
+api-baseline: ## At a release: write the API baseline of the version CHANGELOG.md names last
+	$(SWIFT) build --target Networking --target NetworkingTesting
+	python3 Tests/Tools/api_check.py baseline
 
 check-deps: ## Fail if Package.swift declares any package dependency
 	@if grep -q '\.package(' Package.swift; then echo "Package.swift must have no dependencies"; exit 1; fi
