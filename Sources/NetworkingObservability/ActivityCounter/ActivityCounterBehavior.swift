@@ -35,7 +35,10 @@ public struct ActivityCounterBehavior: RequestBehavior {
     /// The counter: read `store.count` for the number of calls in flight.
     public let store: any ActivityCounterStore
     private let onChange: @Sendable (Bool) -> Void
-    private let transitions = LockedBox(())
+    /// The last state reported to `onChange` (busy or idle), held with the lock that orders the reports. (A box of
+    /// `Void` served as the lock before: ThreadSanitizer reported races on it, its zero-sized value having no
+    /// address of its own to watch.)
+    private let reported = LockedBox(false)
 
     /// Creates the behavior.
     ///
@@ -61,8 +64,11 @@ public struct ActivityCounterBehavior: RequestBehavior {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        transitions.withLock { _ in
-            if store.increment() == 1 { onChange(true) }
+        reported.withLock { busy in
+            if store.increment() == 1 {
+                busy = true
+                onChange(true)
+            }
         }
         let result: (HTTPResponse, HTTPResponse.Body)
         do {
@@ -81,8 +87,11 @@ public struct ActivityCounterBehavior: RequestBehavior {
     }
 
     private func end() {
-        transitions.withLock { _ in
-            if store.decrement() == 0 { onChange(false) }
+        reported.withLock { busy in
+            if store.decrement() == 0 {
+                busy = false
+                onChange(false)
+            }
         }
     }
 }
