@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline clean
+.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -95,6 +95,9 @@ docs: ## Build the DocC documentation (toolchain docc, no plugin); fails on any 
 		--fallback-display-name Networking --fallback-bundle-identifier networking \
 		--output-path .build/docs/Networking.doccarchive --warnings-as-errors
 	@echo "Documentation: .build/docs/Networking.doccarchive"
+
+fuzz: ## Fuzz every parser of network bytes with libFuzzer and ASan (SECONDS=600 each; SECONDS=60 to smoke)
+	@Tests/Tools/fuzz.sh $(or $(SECONDS),600) $(HARNESS)
 
 doc-samples: ## Write the doc comments' Swift samples into a test file the build compiles (after editing one)
 	python3 Tests/Tools/extract_doc_samples.py

@@ -59,6 +59,8 @@ let package = Package(
             dependencies: ["Networking", "NetworkingFixtures"],
             resources: [.copy("Fixtures")]
         ),
+        // libFuzzer harnesses of every parser of network bytes (make fuzz); built plainly, a replayer of corpora.
+        .executableTarget(name: "Fuzz", dependencies: ["Networking", "NetworkingFixtures"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["Networking", "NetworkingCurl"],
@@ -101,6 +103,7 @@ let package = Package(
         .testTarget(
             name: "NetworkingRealServerTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(name: "NetworkingFuzzCorpusTests", dependencies: ["Fuzz"]),
         .testTarget(
             name: "NetworkingDocumentationTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "Demo"]),

@@ -4,20 +4,22 @@ import NetworkingHTTP
 /// Builds a response head from the lines libcurl hands to its header callback: the status line, then each field
 /// line as it came (repeated fields stay separate, names keep their case), then an empty line. An interim 1xx head
 /// is dropped and the next one read.
-struct CurlHeadParser {
-    var code: Int?
-    var reason = ""
-    var version = ""
-    var fields = HTTPFields()
+package struct CurlHeadParser {
+    package var code: Int?
+    package var reason = ""
+    package var version = ""
+    package var fields = HTTPFields()
     /// Whether the last head read is final (not 1xx) and complete.
-    var isComplete = false
+    package var isComplete = false
     /// Why the head cannot be used (a field line without a name, conflicting lengths): the transfer stops.
-    var failure: String?
+    package var failure: String?
+
+    package init() {}
 
     /// Takes one line (with its CRLF). Returns `true` when it completed a final head.
     ///
     /// Works on the bytes (no Foundation string trimming): this runs for every field of every response.
-    mutating func take(_ raw: UnsafeRawBufferPointer) -> Bool {
+    package mutating func take(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard !isComplete else { return false }  // trailers of a chunked body
         var bytes = raw[...]
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
@@ -75,7 +77,15 @@ struct CurlHeadParser {
     private mutating func readStatus(_ line: Slice<UnsafeRawBufferPointer>) {
         let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
         version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        code = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) : nil
+        // RFC 9110 §15: the status is three digits; `HTTP/1.1 0 OK` or `HTTP/1.1 2000` is not a response (found by
+        // `make fuzz`: a head with status 0 completed as if it were one).
+        if parts.count > 1, parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }) {
+            code = Int(String(decoding: parts[1], as: UTF8.self))
+        } else {
+            code = nil
+            failure =
+                "the response's status line has no three-digit status (\(String(decoding: line.prefix(40), as: UTF8.self)))"
+        }
         reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
         fields = HTTPFields()
     }

@@ -63,7 +63,7 @@ public struct FixtureDrift: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The shape differences of two JSON values.
-    static func compare(_ recorded: Any, _ live: Any, at path: String = "$") -> [Change] {
+    package static func compare(_ recorded: Any, _ live: Any, at path: String = "$") -> [Change] {
         let (recordedType, liveType) = (typeName(recorded), typeName(live))
         guard recordedType == liveType else { return [.typeChanged(path, recorded: recordedType, live: liveType)] }
         switch (recorded, live) {

@@ -37,7 +37,7 @@ extension FixtureTransport {
         static let keys: Set<String> = ["status", "headers", "delay", "file", "body", "sequence"]
 
         /// Parses `data`; the thrown text names the entry and field at fault.
-        static func parse(_ data: Data) throws(Problem) -> Manifest {
+        package static func parse(_ data: Data) throws(Problem) -> Manifest {
             let root: Any
             do {
                 root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
@@ -132,8 +132,8 @@ extension FixtureTransport {
 
     /// Why the manifest was refused.
     package struct Problem: Error {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
+        package let reason: String
+        package init(_ reason: String) { self.reason = reason }
     }
 }
 

@@ -21,7 +21,7 @@ struct RecordedStep: Sendable, Equatable {
 }
 
 /// The recordings of one folder: manifest routes by key (`METHOD /path?query`), each a list of answers.
-struct Cassette: Sendable {
+package struct Cassette: Sendable {
     var routes: [String: [RecordedStep]] = [:]
     /// Top-level comment keys of the manifest (`_about`...), kept when it is written again.
     var comments: [String: String] = [:]
@@ -29,7 +29,7 @@ struct Cassette: Sendable {
     static let metadataKey = "_recording"
 
     /// Reads a manifest written by the recorder or by hand.
-    static func parse(_ data: Data) throws(FixtureTransport.Problem) -> Cassette {
+    package static func parse(_ data: Data) throws(FixtureTransport.Problem) -> Cassette {
         let manifest = try FixtureTransport.Manifest.parse(data)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         let metadata = object[metadataKey] as? [String: Any] ?? [:]

@@ -78,6 +78,16 @@ import NetworkingTestSupport
         #expect(parser.contentLength == nil)  // two fields: the framing is libcurl's, no announced length here
     }
 
+    /// RFC 9110 §15: a status is three digits. Found by make fuzz: `HTTP/1.1 0 OK` completed a head of status 0.
+    @Test(arguments: [
+        "HTTP/1.1 0 OK\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 20 OK\r\n", "HTTP/1.1 +20 OK\r\n", "HTTP/1.1\r\n",
+    ])
+    func aStatusLineWithoutThreeDigitsIsRefused(line: String) {
+        let (parser, completed) = Self.parse([line, "Content-Length: 2\r\n", "\r\n"])
+        #expect(parser.failure?.contains("no three-digit status") == true)
+        #expect(completed == nil && !parser.isComplete)
+    }
+
     @Test func equalRepeatedLengthsAreOneLength() {
         let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "Content-Length: 5\r\n", "\r\n"])
         #expect(parser.failure == nil)
