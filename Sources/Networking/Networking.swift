@@ -9,3 +9,11 @@
 @_exported import NetworkingTLS
 @_exported import NetworkingTransfers
 @_exported import NetworkingTransports
+
+// The API speaks Foundation's types (`URL`, `Data`, `Date`, `URLRequest`): `import Networking` brings them, so a
+// sample of the guides compiles with that one import, on Linux too, where `URLRequest` is FoundationNetworking's.
+@_exported import Foundation
+
+#if canImport(FoundationNetworking)
+    @_exported import FoundationNetworking
+#endif

@@ -64,8 +64,8 @@ public final class NetworkClient: Sendable {
     ///
     /// - Parameter configuration: Everything the client is built from.
     /// - Throws: ``BehaviorConflictError`` when the client-wide behavior holds two behaviors of one exclusive
-    ///   placement, or an override.
-    public init(validating configuration: Configuration) throws(BehaviorConflictError) {
+    ///   placement, or an override (`catch let error as BehaviorConflictError` reads it).
+    public init(validating configuration: Configuration) throws {
         self.configuration = configuration
         self.builder = RequestBuilder(
             baseURL: configuration.baseURL, encoder: configuration.encoder,

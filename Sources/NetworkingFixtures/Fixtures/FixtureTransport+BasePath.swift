@@ -17,7 +17,7 @@ extension FixtureTransport {
             return FixtureError(
                 .missingFixture, request: error.request, file: error.file, directory: error.directory,
                 reason: "\(candidate) exists: the path starts with \(prefix), the base URL's path, which the transport"
-                    + " keeps; make it with FixtureTransport(directory:basePath: \"\(suggested)\")")
+                    + " keeps; make it with FixtureTransport(directory: …, basePath: \"\(suggested)\")")
         }
         return error
     }

@@ -12,9 +12,9 @@ import NetworkingCore
 /// ])
 /// ```
 ///
-/// - **Put it outermost.** It counts each pass through it. Outside a retry behavior a call counts once however
-///   many attempts it makes, and the client stays busy during retry back-off, because the back-off runs inside
-///   it. Inside retry it would count attempts and flicker to idle between them.
+/// - **Outside retry, wherever it is listed.** It counts each pass through it, and its placement
+///   (`BehaviorPlacement/observation`) puts it outside retry whatever order you list behaviors in: a call counts
+///   once however many attempts it makes, and the client stays busy during retry back-off.
 /// - **Every outcome decrements:** success, unacceptable status, thrown errors and cancellation all end the count.
 ///   A streamed body (`NetworkClient/stream(_:behavior:)`, downloads) keeps the call counted until the stream
 ///   ends, fails, is cancelled or is dropped.
@@ -97,7 +97,7 @@ public struct ActivityCounterBehavior: RequestBehavior {
 }
 
 extension RequestBehavior where Self == ActivityCounterBehavior {
-    /// Counts calls in flight and reports busy and idle transitions; put it outermost.
+    /// Counts calls in flight and reports busy and idle transitions; it runs at `.observation`, outside retry.
     ///
     /// - Parameters:
     ///   - store: The counter; a new `InMemoryActivityCounterStore` by default.

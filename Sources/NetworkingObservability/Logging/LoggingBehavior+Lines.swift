@@ -48,7 +48,8 @@ extension LoggingBehavior {
             }
             var line = "\(tag(context)) failed \(subject)"
             if let status = error.statusCode { line += " \(status)" }
-            line += " in \(milliseconds(elapsed))\(AttemptOutcome.summary(attempts)): \(error.kind): \(error.message)"
+            line += " in \(milliseconds(elapsed))\(attempts.count > 1 ? "," : "")\(AttemptOutcome.summary(attempts)):"
+            line += " \(error.kind): \(error.message)"
             if let body = error.body { line += ", \(body.count) bytes" }
             if logsHeaders, let response = error.response { line += headersText(response.headerFields) }
             line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], secrets: secrets)

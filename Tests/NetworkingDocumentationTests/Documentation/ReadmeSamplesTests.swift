@@ -15,7 +15,10 @@ enum API {
     static let tokens = InMemoryTokenStore()
     static let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!,
-        behavior: CombinedBehavior([.activityCounter(), .logging(), .retry(), .authorization(.bearer, store: tokens)])
+        behavior: CombinedBehavior([
+            .activityCounter { isBusy in print(isBusy ? "busy" : "idle") },  // drive a spinner from here
+            .logging(), .retry(), .authorization(.bearer, store: tokens),
+        ])
     )
 }
 

@@ -39,7 +39,7 @@ import NetworkingTestSupport
         let summary = "after 3 attempts: transport(cannotConnect), transport(cannotConnect), transport(cannotConnect)"
         #expect(error?.description.contains("for GET /items \(summary): ") == true, "\(String(describing: error))")
         #expect(error?.localizedDescription.contains(summary) == true)
-        #expect(sink.lines.last?.contains("in 0 ms \(summary): transport(cannotConnect)") == true, "\(sink.lines)")
+        #expect(sink.lines.last?.contains("in 0 ms, \(summary): transport(cannotConnect)") == true, "\(sink.lines)")
     }
 
     @Test func anUnacceptableStatusAfterRetriesNamesEachStatus() async throws {

@@ -11,15 +11,22 @@ import NetworkingFixtures
 
 enum API {
     static let baseURL = URL(string: "https://api.example.com/v1")!
-    static let client = NetworkClient(baseURL: baseURL, transport: transport, behavior: .logging())
+    static let client = makeClient(transport: appTransport)
 
-    static var transport: any HTTPTransport {
+    /// The app's client on any transport: the network, fixtures in a debug build, a mock in a test.
+    static func makeClient(transport: any HTTPTransport) -> NetworkClient {
+        NetworkClient(baseURL: baseURL, transport: transport, behavior: CombinedBehavior([.logging(), .retry()]))
+    }
+
+    /// Fixtures when a debug build runs with USE_FIXTURES=1, from a folder reference named Fixtures in the app
+    /// (a SwiftPM target: resources: [.copy("Fixtures")] and Bundle.module); the network otherwise.
+    static var appTransport: any HTTPTransport {
         #if DEBUG
-        if ProcessInfo.processInfo.environment["USE_FIXTURES"] == "1" {
-            // An app target: a folder reference named Fixtures. A SwiftPM target: resources: [.copy("Fixtures")]
-            // and Bundle.module. basePath removes the base URL's path (/v1) before files are named.
-            return FixtureTransport(
-                directory: Bundle.main.url(forResource: "Fixtures", withExtension: nil)!, basePath: baseURL.path)
+        if ProcessInfo.processInfo.environment["USE_FIXTURES"] == "1",
+            let folder = Bundle.main.url(forResource: "Fixtures", withExtension: nil)
+        {
+            // basePath removes the base URL's path (/v1) before files are named.
+            return FixtureTransport(directory: folder, basePath: baseURL.path)
         }
         #endif
         return DefaultTransport.shared
@@ -36,10 +43,10 @@ enum API {
         #expect(API.client.configuration.baseURL == API.baseURL)
     }
 
-    @Test func aClientWhoseBaseURLHasAPathIsAnsweredWithTheBasePath() async throws {
+    @Test func aTestBuildsTheAppsClientOnAFolderOfItsOwn() async throws {
         let folder = try FixtureFolder(["countries/fr.GET.json": #"{"name": "France"}"#])
-        let client = NetworkClient(
-            baseURL: API.baseURL, transport: FixtureTransport(directory: folder.url, basePath: API.baseURL.path))
+        let client = API.makeClient(transport: FixtureTransport(directory: folder.url, basePath: API.baseURL.path))
+        #expect(client.configuration.behavior is CombinedBehavior)
         #expect(try await client.send(NetworkRequest<Country>(path: "/countries/fr")) == Country(name: "France"))
     }
 
