@@ -110,8 +110,12 @@ extension FixtureTransport {
                 spec.headers = map.compactMapValues { $0 as? String }
             }
             if let delay = fields["delay"] {
-                guard FixtureDrift.typeName(delay) == "number", let seconds = delay as? Double, seconds >= 0 else {
-                    throw Problem("\(place).delay must be a number of seconds, 0 or more")
+                // A day at most: a larger number is a typo, and one past Int64 milliseconds trapped the process
+                // (found by make fuzz).
+                guard FixtureDrift.typeName(delay) == "number", let seconds = delay as? Double, seconds >= 0,
+                    seconds <= 86_400
+                else {
+                    throw Problem("\(place).delay must be a number of seconds, from 0 to 86400")
                 }
                 spec.delay = .milliseconds(Int64((seconds * 1_000).rounded()))
             }

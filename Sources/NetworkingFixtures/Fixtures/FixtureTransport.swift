@@ -37,7 +37,7 @@ import NetworkingCore
 ///   }
 /// }
 /// ```
-/// Response fields, all optional: `status` (default 200), `headers`, `delay` in seconds (waited on the injected
+/// Response fields, all optional: `status` (default 200), `headers`, `delay` in seconds, 0 to 86400 (waited on the injected
 /// clock), `file` (instead of the named file) or `body` (inline JSON). A response with a status other than 200 and
 /// no `file` or `body` has an empty body when its named file does not exist. Unknown fields are refused, so a typo
 /// is an error naming the manifest entry, not a silent default; top-level keys starting with `_` are comments.

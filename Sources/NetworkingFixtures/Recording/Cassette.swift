@@ -46,8 +46,12 @@ package struct Cassette: Sendable {
                 if index < extras.count, let extra = extras[index] as? [String: Any] {
                     step.requestBody = extra["requestBody"] as? String
                     step.requestFile = extra["requestFile"] as? String
-                    step.chunks = extra["chunks"] as? [Int]
-                    step.pacing = (extra["pacing"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+                    // Read as a hand-edited file may have them: chunk sizes that could not sum without overflow
+                    // and pacing that is not a time of day are dropped (the answer is then replayed whole).
+                    let chunks = extra["chunks"] as? [Int]
+                    step.chunks = chunks?.allSatisfy({ (0...Int(Int32.max)).contains($0) }) == true ? chunks : nil
+                    let pacing = (extra["pacing"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+                    step.pacing = pacing?.allSatisfy({ (0...86_400).contains($0) }) == true ? pacing : nil
                 }
                 return step
             }

@@ -56,6 +56,45 @@ import NetworkingTestSupport
         #expect(replayClock.sleeps == [.milliseconds(200), .milliseconds(100)])
     }
 
+    /// A hand-edited recording whose chunk sizes cannot be summed without overflow, or whose pacing is no time of
+    /// day, replays the answer whole and at once: such numbers trapped the process before (found by make fuzz's
+    /// manifest harness, next to a delay past Int64 milliseconds).
+    @Test(
+        arguments: [
+            (#""chunks" : [9223372036854775807, 9223372036854775807]"#, nil),
+            (nil, #""pacing" : [1e300, 2e300, 3e300]"#),
+        ] as [(String?, String?)])
+    func impossibleChunksOrPacingReplayTheAnswerWholeAndAtOnce(chunks: String?, pacing: String?) async throws {
+        let folder = try FixtureFolder([:])
+        let clock = TestClock()
+        var options = RecordingOptions()
+        options.recordsPacing = true
+        let recorder = RecordingTransport(
+            wrapping: Self.streamingBackend(clock: clock), directory: folder.url, mode: .recordAll, options: options,
+            clock: clock)
+        _ = try await exchange(recorder, recordingRequest(.get, "/events"))
+        let manifestURL = folder.url.appendingPathComponent("fixtures.json")
+        var manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        if let chunks {
+            manifest = manifest.replacingOccurrences(
+                of: #""chunks" : \[[^\]]*\]"#, with: chunks, options: .regularExpression)
+        }
+        if let pacing {
+            manifest = manifest.replacingOccurrences(
+                of: #""pacing" : \[[^\]]*\]"#, with: pacing, options: .regularExpression)
+        }
+        try manifest.write(to: manifestURL, atomically: true, encoding: .utf8)
+
+        options.replaysPacing = true
+        let replayClock = TestClock()
+        let replay = RecordingTransport(replaying: folder.url, options: options, clock: replayClock)
+        let (_, body) = try await replay.send(recordingRequest(.get, "/events"))
+        var received = Data()
+        for try await chunk in body { received.append(chunk) }
+        #expect(received == Data(Self.events.joined().utf8))
+        #expect(replayClock.sleeps.isEmpty)
+    }
+
     @Test func withoutPacingAStreamReplaysAtOnceAndTheFolderHasNoTimes() async throws {
         let folder = try FixtureFolder([:])
         let clock = TestClock()

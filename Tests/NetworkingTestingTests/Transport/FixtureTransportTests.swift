@@ -159,6 +159,9 @@ import NetworkingTestSupport
         (#"{ "routes": { "/a": { } } }"#, #"the route "/a" must read "METHOD /path""#),
         (#"{ "routes": { "GET /a": { "sequence": [] } } }"#, "sequence must be a non-empty array"),
         (#"{ "rutes": { } }"#, #"unknown top-level key "rutes""#),
+        // Found by make fuzz: a delay past Int64 milliseconds trapped the process instead of refusing the manifest.
+        (#"{ "routes": { "GET /a": { "delay": 1.1e32 } } }"#, "delay must be a number of seconds, from 0 to 86400"),
+        (#"{ "routes": { "GET /a": { "delay": 86401 } } }"#, "delay must be a number of seconds, from 0 to 86400"),
     ])
     func badManifestNamesTheManifestAndTheProblem(manifest: String, problem: String) async throws {
         let folder = try FixtureFolder(["fixtures.json": manifest, "a.GET.json": "{}"])
