@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz clean
+.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -26,7 +26,7 @@ test: check-deps ## Run every test: unit tests and real-server tests (servers st
 	trap '$(HTTPBIN) stop' EXIT; trap 'exit 130' INT TERM; \
 	HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh $(SWIFT) test $(TEST_ARGS) && \
 	echo "make test: the real-server suite again, on the libcurl transport (NETWORKING_TEST_TRANSPORT=curl)" && \
-	NETWORKING_TEST_TRANSPORT=curl HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh \
+	env $(CURL_TEST_ENV) NETWORKING_TEST_TRANSPORT=curl HTTPBIN_URL="$$url" Tests/Servers/with_test_ca.sh \
 		$(SWIFT) test --skip-build --filter RealServerTests $(CURL_TEST_ARGS)
 
 demo: ## Run the demo on its bundled fixtures: no server, no network (ARGS="--base-url URL" to go live)
@@ -95,6 +95,20 @@ docs: ## Build the DocC documentation (toolchain docc, no plugin); fails on any 
 		--fallback-display-name Networking --fallback-bundle-identifier networking \
 		--output-path .build/docs/Networking.doccarchive --warnings-as-errors
 	@echo "Documentation: .build/docs/Networking.doccarchive"
+
+sanitize: ## make test under ThreadSanitizer, then AddressSanitizer, leak-checking the libcurl pass (.build-tsan, .build-asan)
+	@# A report fails the run (the sanitizers exit non-zero after reporting). Tests/Sanitizers/*.supp hold only
+	@# reports of the toolchain's own code, each with its reason: nothing of this package is suppressed.
+	@# Leaks are checked on the real-server suite over libcurl (the default transport), not on the first pass: its
+	@# unit tests leave tasks suspended on purpose (a refresher that never returns, a producer ignoring
+	@# backpressure), which a leak check at exit reports, and Linux's URLSession leaks about 80 bytes a request.
+	TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" \
+		$(MAKE) test TEST_ARGS="--scratch-path .build-tsan --sanitize=thread $(TEST_ARGS)" \
+		CURL_TEST_ARGS="--scratch-path .build-tsan --sanitize=thread"
+	ASAN_OPTIONS="detect_leaks=0 halt_on_error=1" SWIFT_BACKTRACE=enable=no \
+		$(MAKE) test TEST_ARGS="--scratch-path .build-asan --sanitize=address $(TEST_ARGS)" \
+		CURL_TEST_ARGS="--scratch-path .build-asan --sanitize=address" \
+		CURL_TEST_ENV="ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp"
 
 fuzz: ## Fuzz every parser of network bytes with libFuzzer and ASan (SECONDS=600 each; SECONDS=60 to smoke)
 	@Tests/Tools/fuzz.sh $(or $(SECONDS),600) $(HARNESS)

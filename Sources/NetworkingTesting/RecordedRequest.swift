@@ -37,7 +37,7 @@ public struct RecordedRequest: Sendable {
     /// producer read once more; `nil` otherwise.
     package static func capture(_ body: HTTPBody) async -> Data? {
         if let data = body.data { return data.isEmpty ? nil : data }
-        if let file = body.fileURL { return try? Data(contentsOf: file) }
+        if let file = body.fileURL { return try? FileContents.read(file) }
         guard body.isReplayable else { return nil }
         return try? await body.collect(upTo: Int.max)
     }
@@ -81,7 +81,7 @@ public struct RecordedRequest: Sendable {
     public var body: Data? {
         if let capturedBody { return capturedBody }
         if let data = request.body.data { return data.isEmpty ? nil : data }
-        if let file = request.body.fileURL { return try? Data(contentsOf: file) }
+        if let file = request.body.fileURL { return try? FileContents.read(file) }
         return nil
     }
 

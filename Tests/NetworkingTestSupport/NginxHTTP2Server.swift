@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingHTTP
 
 /// nginx serving HTTP/2 over TLS on loopback, with a certificate the run's test authority signs
 /// (`NETWORKING_TEST_CA_DIR`), started once per test process; on ``mutualPort``, the same site demanding a client
@@ -15,7 +16,8 @@ package final class NginxHTTP2Server: Sendable {
 
     /// Each request the server logged: `(connection serial, protocol, path)`.
     package func log() throws -> [(connection: String, protocol: String, path: String)] {
-        let text = try String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)
+        // FileContents: String(contentsOf:) leaks its buffer when the log is still empty (make sanitize).
+        let text = String(decoding: try FileContents.read(directory.appendingPathComponent("access.log")), as: UTF8.self)
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ")
             guard parts.count == 3 else { return nil }

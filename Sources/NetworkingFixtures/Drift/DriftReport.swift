@@ -51,7 +51,7 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
         let manifestURL = directory.appendingPathComponent(FixtureTransport.manifestName)
         let cassette: Cassette
         do {
-            cassette = try Cassette.parse(try Data(contentsOf: manifestURL))
+            cassette = try Cassette.parse(try FileContents.read(manifestURL))
         } catch {
             return DriftReport(fixtures: [
                 FixtureDrift(
@@ -80,7 +80,7 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
         guard parts.count == 2, let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + parts[1]) else {
             return [.failed("the manifest key \"\(key)\" is not METHOD /path")]
         }
-        let body = step.requestFile.flatMap { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+        let body = step.requestFile.flatMap { try? FileContents.read(directory.appendingPathComponent($0)) }
         var fields = headers
         if let body, JSONText.value(body) != nil, !fields.contains(.contentType) {
             fields[.contentType] = "application/json"
@@ -100,7 +100,7 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
         // Another status answers with another body: its shape says nothing more.
         if head.status.code != step.status { return [.status(recorded: step.status, live: head.status.code)] }
         let recorded =
-            step.inlineBody ?? step.file.flatMap { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+            step.inlineBody ?? step.file.flatMap { try? FileContents.read(directory.appendingPathComponent($0)) }
         guard let recorded, !recorded.isEmpty, let old = JSONText.value(recorded) else { return [] }
         guard let new = JSONText.value(live) else { return [.notJSON] }
         return FixtureDrift.compare(old, new)

@@ -44,7 +44,7 @@ extension FixtureTransport {
     /// The whole file at `url`.
     package func readFile(_ url: URL, requestName: String, file: String) throws -> Data {
         do {
-            return try Data(contentsOf: url)
+            return try FileContents.read(url)
         } catch {
             throw FixtureError(
                 .invalidFixture, request: requestName, file: file, directory: directory.path,

@@ -186,7 +186,7 @@ public final class FixtureTransport: HTTPTransport {
             let result: Result<Manifest, Problem>
             if !FileManager.default.fileExists(atPath: url.path) {
                 result = .success(Manifest())
-            } else if let data = try? Data(contentsOf: url) {
+            } else if let data = try? FileContents.read(url) {
                 result = Result { () throws(Problem) in try Manifest.parse(data) }
             } else {
                 result = .failure(Problem("the file cannot be read"))
@@ -222,7 +222,7 @@ public final class FixtureTransport: HTTPTransport {
         }
         // A streamed file other than JSON is read by the stream, in chunks.
         if !reading && !file.hasSuffix(".json") { return (Data(), file) }
-        guard let data = try? Data(contentsOf: url) else { throw failure(.invalidFixture, "the file cannot be read") }
+        guard let data = try? FileContents.read(url) else { throw failure(.invalidFixture, "the file cannot be read") }
         if file.hasSuffix(".json") {
             do {
                 _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

@@ -13,7 +13,7 @@ extension RecordingTransport {
     /// The request body as it would be stored: bytes in memory or a file's, scrubbed; `nil` when empty or when
     /// it can be read only once (reading it would take it from the upstream).
     func storedRequestBody(_ request: HTTPRequest, scrubber: Scrubber) -> Data? {
-        let bytes: Data? = request.body.data ?? request.body.fileURL.flatMap { try? Data(contentsOf: $0) }
+        let bytes: Data? = request.body.data ?? request.body.fileURL.flatMap { try? FileContents.read($0) }
         guard let bytes, !bytes.isEmpty else { return nil }
         if let value = JSONText.value(bytes), value is [String: Any] || value is [Any] {
             return JSONText.pretty(scrubber.json(value)) ?? bytes

@@ -9,7 +9,7 @@ extension RecordingTransport {
         var data = step.inlineBody ?? Data()
         if let file = step.file {
             do {
-                data = try Data(contentsOf: directory.appendingPathComponent(file))
+                data = try FileContents.read(directory.appendingPathComponent(file))
             } catch {
                 throw FixtureError(
                     .missingFixture, request: name, file: file, directory: directory.path,

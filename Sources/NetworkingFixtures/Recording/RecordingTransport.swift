@@ -175,7 +175,7 @@ public final class RecordingTransport: HTTPTransport {
         let url = directory.appendingPathComponent(FixtureTransport.manifestName)
         var cassette = Cassette()
         if FileManager.default.fileExists(atPath: url.path) {
-            guard let data = try? Data(contentsOf: url) else {
+            guard let data = try? FileContents.read(url) else {
                 throw RecordingError(
                     .invalidManifest, request: requestName, file: FixtureTransport.manifestName,
                     directory: directory.path, reason: "the file cannot be read")

@@ -67,7 +67,7 @@ public struct DiskHTTPCacheStore: HTTPCacheStore {
     /// - Returns: The entry, or `nil`.
     public func entry(forKey key: String) -> HTTPCacheEntry? {
         let url = fileURL(forKey: key)
-        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard let data = try? FileContents.read(url) else { return nil }
         guard let entry = DiskHTTPCacheFormat.decode(data, key: key) else {
             try? FileManager.default.removeItem(at: url)
             return nil

@@ -94,7 +94,7 @@ extension MultipartFormData {
         for segment in segments {
             switch segment {
             case .data(let data): body.append(data)
-            case .file(let url): body.append(try Data(contentsOf: url))
+            case .file(let url): body.append(try FileContents.read(url))
             }
         }
         return body
