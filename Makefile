@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize clean
+.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -13,11 +13,7 @@ build: ## Build every target (debug)
 	$(SWIFT) build
 
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
-	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
-		echo "Installing nginx (Debian package nginx-light) for the HTTP/2 tests of the libcurl transport..."; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light >/dev/null; } \
-		|| { echo "nginx could not be installed; install it (apt-get install nginx-light) and run make test again"; exit 1; }
+	@Tests/Servers/ensure_nginx.sh test
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
 	@# with_test_ca.sh makes a certificate authority for the run and trusts it for the tests alone (TLS tests).
@@ -60,12 +56,8 @@ record: check-deps ## Record the demo's calls against the local httpbin into a t
 	test -n "$$live" && test "$$live" = "$$replayed" || { echo "make record: the replay differs from the live run" >&2; exit 1; }; \
 	echo "make record: recorded, recorded again with an empty diff, replayed offline with the same outcome"
 
-bench: ## Measure the client side by side in one run (release build; installs nginx from Debian if missing)
-	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
-		echo "Installing nginx (Debian package nginx-light) for the loopback benchmark..."; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light >/dev/null; } \
-		|| { echo "nginx could not be installed; install it (apt-get install nginx-light) and run make bench again"; exit 1; }
+bench: ## Measure the client side by side in one run (release build; installs nginx if missing)
+	@Tests/Servers/ensure_nginx.sh bench
 	@command -v curl >/dev/null 2>&1 || { \
 		echo "Installing curl (Debian package curl) for the download benchmark..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -123,6 +115,14 @@ api-check: ## Fail on a public API change that breaks code written for the last 
 api-baseline: ## At a release: write the API baseline of the version CHANGELOG.md names last
 	$(SWIFT) build --target Networking --target NetworkingTesting
 	python3 Tests/Tools/api_check.py baseline
+
+portability: ## Check here what a Mac or iPhone build would meet: guarded platform names, Apple code paths built and run
+	@python3 Tests/Tools/portability_check.py Sources Tests
+	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the
+	@# attempt's record, URLSession task suspension and metrics) are built on Linux with NETWORKING_APPLE_PATHS
+	@# and the core's tests run on them. What only Apple has (Security, UIKit) is not compiled here.
+	$(SWIFT) build --build-tests --build-path .build-apple-paths -Xswiftc -DNETWORKING_APPLE_PATHS
+	$(SWIFT) test --skip-build --build-path .build-apple-paths --filter 'NetworkingCoreTests|NetworkingResilienceTests|NetworkingTestingTests'
 
 check-deps: ## Fail if Package.swift declares any package dependency
 	@if grep -q '\.package(' Package.swift; then echo "Package.swift must have no dependencies"; exit 1; fi

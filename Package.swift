@@ -35,8 +35,14 @@ let package = Package(
         .target(name: "NetworkingURLSession", dependencies: ["NetworkingCore", "NetworkingTLS"]),
         .target(name: "CCurlShim"),
         .target(name: "NetworkingCurl", dependencies: ["CCurlShim", "NetworkingCore", "NetworkingTLS"]),
+        // libcurl is the default on Linux and can be chosen on macOS, which ships it; iOS, tvOS and watchOS have none,
+        // so an app there never links the libcurl transport (its tests still build it, through a direct dependency).
         .target(
-            name: "NetworkingTransports", dependencies: ["NetworkingCore", "NetworkingURLSession", "NetworkingCurl"]),
+            name: "NetworkingTransports",
+            dependencies: [
+                "NetworkingCore", "NetworkingURLSession",
+                .target(name: "NetworkingCurl", condition: .when(platforms: [.linux, .macOS])),
+            ]),
         .target(name: "NetworkingAuth", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingResilience", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingHTTPCache", dependencies: ["NetworkingCore"]),
@@ -60,19 +66,20 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // libFuzzer harnesses of every parser of network bytes (make fuzz); built plainly, a replayer of corpora.
-        .executableTarget(name: "Fuzz", dependencies: ["Networking", "NetworkingFixtures"]),
+        .executableTarget(name: "Fuzz", dependencies: ["Networking", "NetworkingFixtures", "NetworkingCurl"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["Networking", "NetworkingCurl"],
+            dependencies: ["Networking", "NetworkingCurl", "NetworkingTestSupport"],
             exclude: ["README.md"]
         ),
         // Tests: one target per source target (unit tests, no network), the real-server suites apart, the
         // documentation samples and the demo apart; helpers shared through a support target of `package` symbols.
         .target(
-            name: "NetworkingTestSupport", dependencies: ["Networking", "NetworkingTesting"],
+            name: "NetworkingTestSupport", dependencies: ["Networking", "NetworkingTesting", "NetworkingCurl"],
             path: "Tests/NetworkingTestSupport"),
         .testTarget(
-            name: "NetworkingCoreTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+            name: "NetworkingCoreTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl"]),
         .testTarget(
             name: "NetworkingAuthTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
@@ -94,7 +101,7 @@ let package = Package(
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
             name: "NetworkingCurlTests",
-            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl"]),
         .testTarget(
             name: "NetworkingURLSessionTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
@@ -102,11 +109,11 @@ let package = Package(
             name: "NetworkingTestingTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
             name: "NetworkingRealServerTests",
-            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl"]),
         .testTarget(name: "NetworkingFuzzCorpusTests", dependencies: ["Fuzz"]),
         .testTarget(
             name: "NetworkingDocumentationTests",
-            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "Demo"]),
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl", "Demo"]),
     ]
 )
 

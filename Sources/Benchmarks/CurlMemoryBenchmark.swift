@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 
 /// Memory of the libcurl transport, each figure from a fresh process (`--curl-memory-phase KIND URL`):
 /// `slow-reader-rss`, the growth of peak RSS while 256 MiB are read through `stream` by a reader always slower than
@@ -45,7 +46,7 @@ enum CurlMemoryBenchmark {
 
     /// Runs one phase in a fresh process; returns its RSS growth in KiB and its seconds.
     private static func phase(_ arguments: [String]) throws -> (Double, Double) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--curl-memory-phase"] + arguments
         let pipe = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 
 /// Part 5: downloading a large file from nginx to disk. `download-rss` is the peak resident memory of a fresh
 /// process that downloads it with `NetworkClient.download` on the default transport (started from this executable with
@@ -52,7 +53,7 @@ struct DownloadBenchmark {
 
     /// Runs the download in a fresh process and reads back its peak RSS (KiB) and seconds.
     private static func clientPhase(url: String, destination: String, bytes: Int64) throws -> (Int, Double) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--download-phase", url, destination]
         let pipe = Pipe()
@@ -84,7 +85,7 @@ struct DownloadBenchmark {
 
     /// Times a bare Foundation session download that counts bytes, in a fresh process like the client's.
     private static func rawPhase(url: String, bytes: Int64) throws -> Double {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--raw-download-phase", url]
         let pipe = Pipe()
@@ -109,7 +110,7 @@ struct DownloadBenchmark {
 
     /// Times `curl -s -o destination url`.
     private static func curl(url: String, destination: String, bytes: Int64) throws -> Double {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["curl", "-s", "-f", "-o", destination, url]
         let start = ContinuousClock.now
@@ -125,7 +126,7 @@ struct DownloadBenchmark {
 
     private static func waitForServer(_ url: String) throws {
         for _ in 0..<100 {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["curl", "-s", "-f", "-r", "0-0", "-o", "/dev/null", url]
             try process.run()

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingTestSupport
 
 /// Part 4: peak resident memory after 1k and after 20k end-to-end requests, for Foundation alone and for the
 /// client with the full chain, each measured in a fresh process (peak RSS is a high-water mark of the whole
@@ -21,7 +22,7 @@ struct MemoryBenchmark {
 
     func run() throws -> [Side] {
         try sides.map { side in
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             process.arguments = ["--memory-phase", side, "\(first)", "\(total)"]
             let pipe = Pipe()

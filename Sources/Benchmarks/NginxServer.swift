@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import Foundation
 final class NginxServer {
     let port: Int
     let directory: URL
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts nginx; throws a message saying how to install it when it is missing.
     init(payload: Data) throws {
@@ -51,7 +52,7 @@ final class NginxServer {
             """
         let configURL = directory.appendingPathComponent("nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-p", directory.path, "-c", configURL.path]
         process.standardOutput = FileHandle.nullDevice

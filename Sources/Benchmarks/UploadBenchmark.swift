@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTestSupport
 
 /// Part 6: `upload-file-rss`, the peak resident memory of a process that uploads a 256 MiB file with
 /// `RequestBody.file` through the client and the Foundation transport to a local sink, measured in a fresh process
@@ -29,7 +30,7 @@ enum UploadBenchmark {
 
     /// Runs the measurement in a fresh process and returns its peak RSS in KiB (before, after the upload).
     static func run(multipart: Bool = false) throws -> (before: Int, after: Int) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--upload-phase"] + (multipart ? ["multipart"] : [])
         let pipe = Pipe()
@@ -56,7 +57,7 @@ enum UploadBenchmark {
         let chunk = Data(repeating: 0x61, count: 1 << 20)
         for _ in 0..<(size >> 20) { try handle.write(contentsOf: chunk) }
         try handle.close()
-        let sink = Process()
+        let sink = ChildProcess()
         sink.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sink.arguments = ["python3", "-c", sinkScript]
         let portPipe = Pipe()

@@ -14,6 +14,8 @@
 // sample of the guides compiles with that one import, on Linux too, where `URLRequest` is FoundationNetworking's.
 @_exported import Foundation
 
+// Linux: URLSession, URLRequest and URLResponse live in FoundationNetworking (swift-corelibs-foundation); Apple's
+// Foundation has them itself (developer.apple.com/documentation/foundation/urlsession).
 #if canImport(FoundationNetworking)
     @_exported import FoundationNetworking
 #endif

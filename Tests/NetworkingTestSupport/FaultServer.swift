@@ -7,7 +7,8 @@ import Networking
 
 /// The stdlib Python fault server in `Tests/Servers/fault_server.py`, started once per test process.
 ///
-/// It listens on the same port on 127.0.0.1 and 127.0.0.2 and exits when this process does. A test that cannot
+/// It listens on the same port on 127.0.0.1 and 127.0.0.2 (or 127.0.0.1 alone where 127.0.0.2 is not routed; see
+/// `otherHost()`) and exits when this process does. A test that cannot
 /// start or reach it fails: nothing here skips.
 package enum FaultServer {
     private static let port = Task<Int, any Error> { try await launch() }
@@ -53,11 +54,25 @@ package enum FaultServer {
             NetworkRequest<Hits>(path: "/__hits", query: [URLQueryItem(name: "key", value: key)]))
     }
 
+    private struct Ports: Decodable, Sendable {
+        let alternate: Int
+        let other: String
+    }
+
+    private static func ports() async throws -> Ports {
+        let client = NetworkClient(baseURL: try await url())
+        return try await client.send(NetworkRequest<Ports>(path: "/__ports"))
+    }
+
     /// The port of the server's second plain listener on 127.0.0.1: another origin with the same routes and hits.
     package static func alternatePort() async throws -> Int {
-        struct Ports: Decodable, Sendable { let alternate: Int }
-        let client = NetworkClient(baseURL: try await url())
-        return try await client.send(NetworkRequest<Ports>(path: "/__ports")).alternate
+        try await ports().alternate
+    }
+
+    /// Another host name for the same server, so another origin on the same port: 127.0.0.2, or `localhost`
+    /// where 127.0.0.2 is not routed (macOS without `ifconfig lo0 alias 127.0.0.2`).
+    package static func otherHost() async throws -> String {
+        try await ports().other
     }
 
     /// What one of the server's TLS listeners has seen: its port, connections accepted, handshakes by outcome.
@@ -106,12 +121,16 @@ package enum FaultServer {
         let portFile = FileManager.default.temporaryDirectory
             .appendingPathComponent(
                 "networking-fault-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).port")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", script.path, "--port-file", portFile.path, "--lifetime", "1800",
             "--parent-pid", "\(ProcessInfo.processInfo.processIdentifier)",
         ]
+        // NETWORKING_FAULT_HOSTS=127.0.0.1 runs the server as a Mac without the 127.0.0.2 alias does.
+        if let hosts = ProcessInfo.processInfo.environment["NETWORKING_FAULT_HOSTS"] {
+            process.arguments? += ["--hosts", hosts]
+        }
         // Detached output: a server holding the test runner's pipes would keep `swift test` waiting for EOF.
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

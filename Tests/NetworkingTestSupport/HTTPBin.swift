@@ -51,7 +51,7 @@ package enum HTTPBin {
         let errors = work.appendingPathComponent("start.err")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", servers.appendingPathComponent("httpbin.py").path, "start",

@@ -10,14 +10,15 @@ package final class NginxHTTP2Server: Sendable {
     package let port: Int
     package let mutualPort: Int
     package let directory: URL
-    private let process: Process
+    private let process: ChildProcess
 
     package static let shared = Task<NginxHTTP2Server, any Error> { try NginxHTTP2Server() }
 
     /// Each request the server logged: `(connection serial, protocol, path)`.
     package func log() throws -> [(connection: String, protocol: String, path: String)] {
         // FileContents: String(contentsOf:) leaks its buffer when the log is still empty (make sanitize).
-        let text = String(decoding: try FileContents.read(directory.appendingPathComponent("access.log")), as: UTF8.self)
+        let text = String(
+            decoding: try FileContents.read(directory.appendingPathComponent("access.log")), as: UTF8.self)
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ")
             guard parts.count == 3 else { return nil }
@@ -91,7 +92,7 @@ package final class NginxHTTP2Server: Sendable {
             """
         try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
         // nginx has no parent watch of its own: a shell stops it when this test process is gone.
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
             "-c",
@@ -116,7 +117,7 @@ package final class NginxHTTP2Server: Sendable {
     #endif
 
     private static func run(_ arguments: String...) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice

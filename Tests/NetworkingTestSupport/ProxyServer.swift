@@ -29,7 +29,7 @@ package enum ProxyServer {
         let script = TestServers.directory.appendingPathComponent("proxy_server.py")
         let portFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("networking-proxy-\(UUID().uuidString).port")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             ["python3", script.path, "--port-file", portFile.path, "--parent-pid", "\(getpid())"]

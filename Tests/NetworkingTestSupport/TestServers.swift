@@ -5,4 +5,13 @@ package enum TestServers {
     /// The `Tests/Servers` folder.
     package static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Servers")
+
+    /// Whether this platform can start the servers: macOS and Linux can; iOS, tvOS and watchOS have no `Process`.
+    package static var canStartServers: Bool {
+        #if os(macOS) || os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingCurl
 
 /// The transport the real-server suite runs on: `NETWORKING_TEST_TRANSPORT=curl` for the libcurl transport,
 /// anything else (or nothing) for the URLSession transport. `make test` runs the real-server suite once on each,

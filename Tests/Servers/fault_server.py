@@ -5,7 +5,9 @@ Usage:
     python3 fault_server.py --port-file PATH [--port 0] [--lifetime 1800] [--parent-pid PID]
                             [--hosts 127.0.0.1,127.0.0.2]
 
-Listens on the same port on every --hosts address (loopback only), writes the
+Listens on the same port on every --hosts address (loopback only; where 127.0.0.2
+is not routed, as on macOS, on 127.0.0.1 alone, and "localhost" is the other
+origin's name), writes the
 port to --port-file once all listeners are up, exits after --lifetime seconds
 or on SIGTERM/SIGINT. Routes ignore the method unless noted; HEAD always gets
 the GET headers (same Content-Length) without a body. Every request carrying
@@ -16,9 +18,11 @@ whose body ends early gets no answer.
 Bookkeeping
     /__health                      200 "ok"
     /__hits?key=K                  {"count": N, "requests": [...]} (not counted)
-    /__ports                       {"alternate": P}: a second plain listener on
-                                   127.0.0.1 with the same routes and hit log, for
-                                   redirects to another port (another origin)
+    /__ports                       {"alternate": P, "other": H}: a second plain
+                                   listener on 127.0.0.1 with the same routes and hit
+                                   log, for redirects to another port (another
+                                   origin); H, another host name for this server
+                                   (127.0.0.2, or localhost where it is not bound)
 Normal
     /ok                            {"ok": true}
     /echo                          method, path, query, headers (names lower-cased,
@@ -63,8 +67,9 @@ Redirects
     /redirect-loop                 302 to itself, forever
     /redirect/N                    302 to /redirect/N-1; /redirect/0 answers 200
     /redirect-to?url=U&status=302  that status with Location U, verbatim
-    /cross-origin?key=K            on the first host: 302 to the second host's
-                                   /echo with the same query; elsewhere: /echo
+    /cross-origin?key=K            302 to /echo on the other host name (see
+                                   /__ports) with the same query; reached by that
+                                   name: /echo
     /cookie-redirect?key=K&to=U    302 to U (verbatim) with "Set-Cookie: fault=K; Path=/"
     /set-cookies?case=C            200 with raw Set-Cookie fields: ctl ("ctl=a\x01b" and
                                    "ok=1"), comma (one field "x=1, session=evil"), expires
@@ -188,7 +193,7 @@ def hits(h):
 
 @route(r"/__ports")
 def ports(h):
-    h.reply_json(200, {"alternate": ALTERNATE_PORT[0]})
+    h.reply_json(200, {"alternate": ALTERNATE_PORT[0], "other": OTHER_HOST[0]})
 
 @route(r"/__tls")
 def tls_info(h):
@@ -457,10 +462,9 @@ def redirect_to(h):
 
 @route(r"/cross-origin")
 def cross_origin(h):
-    hosts = h.server.all_hosts
-    local_host, port = h.connection.getsockname()[:2]
-    if len(hosts) > 1 and local_host == hosts[0]:
-        return h.redirect(302, f"http://{hosts[1]}:{port}/echo" + h.query_suffix())
+    port = h.connection.getsockname()[1]
+    if h.headers.get("Host", "").rsplit(":", 1)[0] != OTHER_HOST[0]:
+        return h.redirect(302, f"http://{OTHER_HOST[0]}:{port}/echo" + h.query_suffix())
     echo(h)
 
 
@@ -945,6 +949,7 @@ TRUSTED_TLS = TLSState()
 MUTUAL_TLS13 = TLSState()
 MUTUAL_TLS12 = TLSState()
 ALTERNATE_PORT = [0]
+OTHER_HOST = ["127.0.0.2"]
 
 
 class TLSFaultHandler(FaultHandler):
@@ -1108,10 +1113,12 @@ def bind_all(hosts, port):
         except OSError as error:
             for server in servers:
                 server.server_close()
-            if error.errno == errno.EADDRNOTAVAIL:
-                sys.exit(f"fault_server: cannot bind {hosts}: {error} (on macOS:"
-                         " sudo ifconfig lo0 alias 127.0.0.2 up, or pass"
-                         " --hosts 127.0.0.1)")
+            if error.errno == errno.EADDRNOTAVAIL and len(hosts) > 1:
+                # macOS routes 127.0.0.1 alone unless `sudo ifconfig lo0 alias 127.0.0.2 up` was run: serve the
+                # first host only; OTHER_HOST then names the second origin "localhost".
+                print(f"fault_server: {hosts[1:]} not bound ({error}); the other origin is localhost",
+                      file=sys.stderr)
+                return bind_all(hosts[:1], port)
             if attempt == attempts - 1:
                 sys.exit(f"fault_server: cannot bind {hosts} port {port}: {error}")
 
@@ -1144,6 +1151,8 @@ def main():
     timer.start()
 
     servers = bind_all(hosts, args.port)
+    hosts = [server.server_address[0] for server in servers]
+    OTHER_HOST[0] = hosts[1] if len(hosts) > 1 else "localhost"
     alternate = FaultServer((hosts[0], 0), FaultHandler)
     ALTERNATE_PORT[0] = alternate.server_port
     servers.append(alternate)

@@ -103,8 +103,19 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     while True:
         time.sleep(0.5)
-        if args.parent_pid and not os.path.exists(f"/proc/{args.parent_pid}"):
+        if args.parent_pid and not parent_alive(args.parent_pid):
             return
+
+
+def parent_alive(pid):
+    """Whether the test run that started us still runs (kill 0, which macOS has too; it has no /proc)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return os.getppid() == pid
 
 
 if __name__ == "__main__":

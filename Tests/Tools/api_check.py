@@ -7,10 +7,12 @@ and fails on a source-breaking change that CHANGELOG.md does not announce under 
     api_check.py baseline    writes the baseline of the version CHANGELOG.md names last (at a release)
 
 Swift's own swift-api-digester reads the built modules (.build/debug/Modules); additions and deprecations are not
-breaks, removals, renames and changed types are. The baseline is taken on Linux, and the API differs per platform
+breaks, removals, renames and changed types are, and so is a declaration whose mangled signature changed under the
+same name (what the digester's diagnosis leaves out: a typed throw's error type, for one). The baseline is taken on Linux, and the API differs per platform
 (Apple-only declarations): run the check on Linux, as CI does. A reported change that is not a break can be listed,
 word for word, in Tests/API/allowlist.txt, with the reason on the line above it."""
 import gzip
+import json
 import os
 import re
 import subprocess
@@ -61,6 +63,33 @@ def baseline():
     print(f"api_check: the baseline of {version} is in {os.path.relpath(folder, ROOT)} ({len(MODULES)} modules)")
 
 
+def signatures(node, parents=(), found=None):
+    """Every function, initializer and subscript of a dump: (its place, printed name, static) -> mangled name. The
+    mangled name carries what the digester's diagnosis does not compare, such as a typed throw's error type."""
+    found = {} if found is None else found
+    if isinstance(node, dict):
+        name = node.get("printedName", "")
+        if node.get("kind") in ("Function", "Constructor", "Subscript") and node.get("mangledName"):
+            found[(parents, name, node.get("static", False))] = node["mangledName"]
+        for child in node.get("children", []):
+            signatures(child, parents + (name,) if node.get("kind") not in ("Root", None) else parents, found)
+    return found
+
+
+def changed_signatures(module, baseline_path, scratch):
+    """Declarations kept under their name whose signature changed (a thrown type, a closure's @Sendable)."""
+    current = os.path.join(scratch, module + ".now.json")
+    result = digester("-dump-sdk", "-module", module, "-I", modules_dir(), "-o", current, "-avoid-location",
+                      "-avoid-tool-args", "-abort-on-module-fail")
+    if result.returncode != 0 or not os.path.exists(current):
+        sys.exit(f"api_check: cannot dump {module}: {result.stderr.strip()} (run swift build first)")
+    with open(baseline_path, encoding="utf-8") as old, open(current, encoding="utf-8") as new:
+        before, after = signatures(json.load(old)["ABIRoot"]), signatures(json.load(new)["ABIRoot"])
+    return [f"Signature {'.'.join(place + (name,))} has changed (mangled {before[key]} -> {after[key]})"
+            for key in sorted(before.keys() & after.keys()) if before[key] != after[key]
+            for place, name, _ in [key]]
+
+
 def check():
     released = versions()
     baselines = sorted((tuple(int(p) for p in name.split(".")), name)
@@ -94,6 +123,8 @@ def check():
                 if re.match(r"^(Var|Func|Constructor|Subscript|Struct|Class|Enum|EnumElement|Protocol|TypeAlias|"
                             r"AssociatedType|Accessor|Extension|Import|Macro)\b", line):
                     breaks.append(f"{module}: {line}")
+            breaks += [f"{module}: {line}" for line in changed_signatures(module, json_path, scratch)
+                       if line not in allowlist]
     if not breaks:
         print(f"api_check: no breaking change against {base_name} in {len(MODULES)} modules")
         return

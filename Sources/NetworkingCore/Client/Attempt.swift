@@ -39,8 +39,10 @@ package final class Attempt: Sendable {
     /// What the call's attempts got, and the request as sent for the last answer this call returned (after every
     /// behavior and redirect), for an error raised after the chain, such as decoding, to redact the secrets behaviors
     /// added. On Linux a `Mutex` kept in the attempt itself (no allocation of its own per call); a lock box where
-    /// `Mutex` needs a newer OS.
-    #if os(Linux)
+    /// `Mutex` needs a newer OS (`make portability` builds that branch on Linux too).
+    // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
+    // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
+    #if os(Linux) && !NETWORKING_APPLE_PATHS
         package let record = Mutex<AttemptRecord>(AttemptRecord())
     #else
         package let record = LockedBox<AttemptRecord>(AttemptRecord())

@@ -16,8 +16,10 @@ final class CurlLibrary: @unchecked Sendable {
     /// `x-gzip` and `deflate` with zlib; `br` with brotli; `zstd` with zstd).
     let decodedCodings: Set<String>
 
-    /// The name of libcurl's runtime library on Linux (its ABI has been version 4 since 2006).
-    static let defaultName = "libcurl.so.4"
+    /// The name of libcurl's runtime library (its ABI has been version 4 since 2006): `libcurl.so.4` on Linux;
+    /// on macOS the copy the system ships, `/usr/lib/libcurl.4.dylib` (the library `/usr/bin/curl` links:
+    /// `otool -L /usr/bin/curl` on a Mac).
+    static let defaultName = CurlTransport.Configuration.defaultLibraryName
 
     /// The library every `CurlTransport` uses unless told otherwise: loaded, and initialized, once per process.
     static let system: Result<CurlLibrary, CurlUnavailableError> = load(defaultName)

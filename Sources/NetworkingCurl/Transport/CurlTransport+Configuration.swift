@@ -23,8 +23,21 @@ extension CurlTransport {
         public var proxy: ProxySettings
         /// The bytes of a response body buffered for a slow reader before the transfer pauses. Default: 1 MiB.
         public var bodyBufferLimit: Int
-        /// The library to load. Default: `libcurl.so.4`.
+        /// The library to load. Default: ``defaultLibraryName``.
         public var libraryName: String
+
+        /// The system's libcurl: `libcurl.so.4` on Linux, `/usr/lib/libcurl.4.dylib` on macOS (iOS, tvOS and
+        /// watchOS have none: loading fails with `CurlUnavailableError`).
+        public static var defaultLibraryName: String {
+            // Apple docs checked: macOS ships libcurl as /usr/lib/libcurl.4.dylib, which /usr/bin/curl links. Since
+            // macOS 11 system libraries live in the dynamic linker cache, not on disk: the macOS Big Sur 11.0.1
+            // release notes (developer.apple.com) say to check for one by calling dlopen, never by its file.
+            #if os(macOS)
+                "/usr/lib/libcurl.4.dylib"
+            #else
+                "libcurl.so.4"
+            #endif
+        }
         /// The certificate and key shown to servers that ask for one (mutual TLS). Default: none.
         public var clientIdentity: ClientIdentity?
 
@@ -42,7 +55,7 @@ extension CurlTransport {
         public init(
             maximumConnectionsPerHost: Int = 32, maximumPooledConnections: Int = 64, serverTrust: ServerTrust = .system,
             httpVersion: HTTPVersionPolicy = .automatic, proxy: ProxySettings = .none,
-            bodyBufferLimit: Int = HTTPBody.defaultBufferLimit, libraryName: String = "libcurl.so.4",
+            bodyBufferLimit: Int = HTTPBody.defaultBufferLimit, libraryName: String = Configuration.defaultLibraryName,
             clientIdentity: ClientIdentity? = nil
         ) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost

@@ -14,8 +14,11 @@ import Foundation
 /// On Linux the lock is a plain `pthread_mutex_t` of the box's own: Foundation's `NSLock` there allocates an
 /// object, a mutex and a condition with its mutex (for `lock(before:)`), and a call makes and frees several boxes.
 /// Elsewhere it is `NSLock`. Neither is recursive: a `withLock` inside another on the same box is a bug.
+/// (`make portability` builds and tests the `NSLock` branch on Linux too, with `-DNETWORKING_APPLE_PATHS`.)
 package final class LockedBox<Value>: @unchecked Sendable {
-    #if canImport(Glibc)
+    // Apple docs checked: NSLock (developer.apple.com/documentation/foundation/nslock), lock() and unlock() from the
+    // thread that locked it, as withLock does.
+    #if canImport(Glibc) && !NETWORKING_APPLE_PATHS
         @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     #else
         @usableFromInline let lock = NSLock()
@@ -25,13 +28,15 @@ package final class LockedBox<Value>: @unchecked Sendable {
     /// Creates a box holding `value`.
     package init(_ value: Value) {
         self.value = value
-        #if canImport(Glibc)
+        // Apple docs checked: NSLock, as above.
+        #if canImport(Glibc) && !NETWORKING_APPLE_PATHS
             mutex = .allocate(capacity: 1)
             pthread_mutex_init(mutex, nil)
         #endif
     }
 
-    #if canImport(Glibc)
+    // Apple docs checked: NSLock, as above.
+    #if canImport(Glibc) && !NETWORKING_APPLE_PATHS
         deinit {
             pthread_mutex_destroy(mutex)
             mutex.deallocate()
@@ -41,7 +46,8 @@ package final class LockedBox<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value and returns its result.
     @discardableResult @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        #if canImport(Glibc)
+        // Apple docs checked: NSLock, as above.
+        #if canImport(Glibc) && !NETWORKING_APPLE_PATHS
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
         #else

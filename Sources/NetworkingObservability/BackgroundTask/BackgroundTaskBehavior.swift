@@ -116,6 +116,8 @@ extension RequestBehavior where Self == BackgroundTaskBehavior {
         BackgroundTaskBehavior(provider: provider)
     }
 
+    // Apple docs checked: UIApplication.beginBackgroundTask(withName:expirationHandler:) and endBackgroundTask(_:)
+    // (developer.apple.com/documentation/uikit/uiapplication), iOS and tvOS, main actor; watchOS has no UIApplication.
     #if canImport(UIKit) && !os(watchOS)
         /// Keeps each call alive in the background with `UIApplication` background tasks.
         ///

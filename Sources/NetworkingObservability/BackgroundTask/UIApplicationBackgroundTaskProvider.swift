@@ -1,6 +1,9 @@
 import NetworkingHTTP
 import NetworkingCore
 
+// Apple docs checked: UIApplication.beginBackgroundTask(withName:expirationHandler:), endBackgroundTask(_:) and
+// UIBackgroundTaskIdentifier.invalid (developer.apple.com/documentation/uikit/uiapplication), main actor; the
+// expiration handler runs on the main thread; watchOS has no UIApplication.
 #if canImport(UIKit) && !os(watchOS)
     import Foundation
     import UIKit

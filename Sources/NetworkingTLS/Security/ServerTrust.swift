@@ -49,6 +49,8 @@ public struct ServerTrust: Sendable, Hashable {
     /// platforms, `false` on Linux, where the libcurl transport (the default there) applies them instead (see the
     /// type's documentation).
     public static var isSupported: Bool {
+        // Apple docs checked: SecTrustSetAnchorCertificates, SecTrustEvaluateWithError, SecTrustCopyCertificateChain
+        // (developer.apple.com/documentation/security/trust), on every Apple platform; Linux has no Security framework.
         #if canImport(Security)
             true
         #else

@@ -62,6 +62,8 @@ extension URLSessionTransportDelegate {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        // Apple docs checked: URLAuthenticationChallenge.protectionSpace.serverTrust, NSURLAuthenticationMethodServerTrust
+        // (developer.apple.com/documentation/foundation/urlprotectionspace/servertrust); Linux has no SecTrust.
         #if canImport(Security)
             if let verdict = evaluateServerTrust(challenge, task: task) {
                 completionHandler(verdict.disposition, verdict.credential)
@@ -81,7 +83,10 @@ extension URLSessionTransportDelegate {
         completionHandler(.rejectProtectionSpace, nil)
     }
 
-    #if !canImport(FoundationNetworking)
+    // Apple docs checked: urlSession(_:task:didFinishCollecting:), URLSessionTaskTransactionMetrics.isReusedConnection
+    // and networkProtocolName, URLSessionTask.countOfBytesSent and countOfBytesReceived
+    // (developer.apple.com/documentation/foundation/urlsessiontasktransactionmetrics). make portability builds it on Linux.
+    #if !canImport(FoundationNetworking) || NETWORKING_APPLE_PATHS
         /// Reports connection reuse and the protocol to the attempt's observer. Apple platforms deliver task metrics
         /// just before the task completes; Linux never delivers them.
         func urlSession(

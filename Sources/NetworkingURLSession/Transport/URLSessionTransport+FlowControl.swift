@@ -3,6 +3,8 @@ import NetworkingHTTP
 import NetworkingCore
 import NetworkingTLS
 
+// Linux only: Apple's URLSession applies backpressure through URLSessionTask.suspend()
+// (developer.apple.com/documentation/foundation/urlsessiontask/suspend()), so its delegate queue is a plain one.
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 

@@ -18,7 +18,9 @@ import NetworkingTLS
 extension URLSessionTransportDelegate {
     /// Suspends `task` while its reader catches up (Apple platforms).
     func pause(_ task: URLSessionTask) {
-        #if !canImport(FoundationNetworking)
+        // Apple docs checked: URLSessionTask.suspend() and resume() (developer.apple.com/documentation/foundation/
+        // urlsessiontask/suspend()): a suspended data task stops reading; make portability builds it on Linux.
+        #if !canImport(FoundationNetworking) || NETWORKING_APPLE_PATHS
             let pausing = withCall(of: task) { call, _ in
                 guard !call.paused else { return false }
                 call.paused = true

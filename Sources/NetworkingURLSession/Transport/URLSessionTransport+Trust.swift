@@ -2,6 +2,9 @@ import NetworkingHTTP
 import NetworkingCore
 import NetworkingTLS
 
+// Apple docs checked: URLSession.AuthChallengeDisposition .useCredential with URLCredential(trust:) and
+// .cancelAuthenticationChallenge, SecTrust evaluation (developer.apple.com/documentation/foundation/
+// urlsessiondelegate/urlsession(_:didreceive:completionhandler:)); Linux has no SecTrust.
 #if canImport(Security)
     import Foundation
     import Security

@@ -46,6 +46,8 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
         /// The platform's default for ``reusesConnectionsForNonIdempotentRequests``: `false` where
         /// FoundationNetworking (libcurl) carries the requests, `true` on Apple platforms.
         public static var defaultReusesConnectionsForNonIdempotentRequests: Bool {
+            // Linux's FoundationNetworking pools libcurl connections with the defect described above; Apple's
+            // URLSession (developer.apple.com/documentation/foundation/urlsession) does not.
             #if canImport(FoundationNetworking)
                 false
             #else
@@ -100,6 +102,7 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
         let delegate = URLSessionTransportDelegate(serverTrust: configuration.serverTrust)
+        // Apple docs checked: URLSession(configuration:delegate:delegateQueue:) wants a serial delegate queue.
         #if canImport(FoundationNetworking)
             let queue: OperationQueue = URLSessionTransportDelegateQueue()
         #else

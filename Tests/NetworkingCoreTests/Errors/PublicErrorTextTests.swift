@@ -37,7 +37,7 @@ import Testing
         ("EventStreamContentTypeError", EventStreamContentTypeError(received: "text/html", requestName: "GET /e")),
         ("TokenRefreshError", TokenRefreshError.refreshLimitReached(limit: 3, window: .seconds(60))),
         ("InvalidCredential", AuthorizationScheme.InvalidCredential(reason: "a user name may not contain ':'")),
-        ("CurlUnavailableError", CurlUnavailableError(library: "libcurl.so.4", reason: "not found")),
+        ("CurlUnavailableError", CurlUnavailableError(library: "libcurl-missing", reason: "not found")),
         ("MissingBody", RecordedRequest.MissingBody(request: "GET /x")),
         ("DecodingError", RecordedFormPart.DecodingError(reason: "no boundary")),
         ("UnmatchedRequestError", UnmatchedRequestError(request: "GET /x", stubs: ["GET /y"])),

@@ -1,6 +1,7 @@
 // swift-format-ignore-file
 import Foundation
 import Networking
+import NetworkingCurl
 import Testing
 import NetworkingTestSupport
 

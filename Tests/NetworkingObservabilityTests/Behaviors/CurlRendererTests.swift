@@ -91,7 +91,7 @@ import NetworkingTestSupport
 /// What `/bin/sh` makes of `word`: run `printf %s <word>` and read its output back.
 private func shellEcho(_ word: String) throws -> String {
     #if os(macOS) || os(Linux)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "printf %s \(word)"]
         let output = Pipe()

@@ -57,8 +57,8 @@ extension RealServerTests {
             let later = FaultServer.newKey("cookie-later")
             let jar = InMemoryCookieJar()
             let client = try await FaultServer.client(behavior: .cookies(jar: jar))
-            let target = try await FaultServer.url(host: "127.0.0.2").absoluteString + "/echo?key=\(other)"
-            // When: 127.0.0.1 sets a cookie on its 302 to 127.0.0.2
+            let target = try await FaultServer.url(host: FaultServer.otherHost()).absoluteString + "/echo?key=\(other)"
+            // When: 127.0.0.1 sets a cookie on its 302 to the other host (127.0.0.2)
             let echo = try await client.send(
                 NetworkRequest<FaultEcho>(path: "/cookie-redirect", query: Faults.query(key, ["to": target])))
             // Then: the other host was reached without it; the jar holds it for 127.0.0.1 only
@@ -79,8 +79,8 @@ extension RealServerTests {
             let key = FaultServer.newKey("cookie-chain")
             let back = FaultServer.newKey("cookie-back")
             let client = try await FaultServer.client(behavior: .cookies())
-            // 127.0.0.1 → 127.0.0.2 (sets fault=<key>, redirects) → 127.0.0.2/echo (must carry it)
-            let home = try await FaultServer.url(host: "127.0.0.2").absoluteString
+            // 127.0.0.1 → other host (sets fault=<key>, redirects) → other host's /echo (must carry it)
+            let home = try await FaultServer.url(host: FaultServer.otherHost()).absoluteString
             let hop = "\(home)/cookie-redirect?key=\(key)&to=\(home)/echo%3Fkey%3D\(back)"
             let echo = try await client.send(
                 NetworkRequest<FaultEcho>(

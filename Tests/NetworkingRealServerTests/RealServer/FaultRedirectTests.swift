@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingCurl
 import NetworkingTesting
 import Testing
 import NetworkingTestSupport
@@ -56,14 +57,15 @@ extension RealServerTests {
             // F19 with a `//host:port/path` Location, and an Authorization header added by a behavior.
             let key = FaultServer.newKey("protocol-relative")
             let port = try #require(try await FaultServer.url().port)
+            let other = try await FaultServer.otherHost()
             let client = try await FaultServer.client(
                 behavior: .authorization(.bearer, store: InMemoryTokenStore("secret")))
             let echo = try await client.send(
                 NetworkRequest<FaultEcho>(
                     path: "/redirect-to",
-                    query: Faults.query(key, ["url": "//127.0.0.2:\(port)/echo?key=\(key)"]),
+                    query: Faults.query(key, ["url": "//\(other):\(port)/echo?key=\(key)"]),
                     headers: ["Cookie": "session=1"]))
-            #expect(echo.headers["host"] == "127.0.0.2:\(port)")
+            #expect(echo.headers["host"] == "\(other):\(port)")
             let hits = try await FaultServer.hits(key)
             #expect(hits.count == 2)
             #expect(hits.requests.first?.headers["authorization"] == "Bearer secret")
@@ -242,8 +244,9 @@ extension RealServerTests {
         ) async throws {
             let port = try #require(try await FaultServer.url().port)
             let alternate = try await FaultServer.alternatePort()
+            let other = try await FaultServer.otherHost()
             let targets = [
-                "http://127.0.0.2:\(port)/echo?key=\(key)", "http://127.0.0.1:\(alternate)/echo?key=\(key)",
+                "http://\(other):\(port)/echo?key=\(key)", "http://127.0.0.1:\(alternate)/echo?key=\(key)",
                 "/echo?key=\(key)",
             ]
             for target in targets {

@@ -78,7 +78,12 @@ extension RealServerTests {
 
         /// A public root of the system's bundle: an authority that did not sign the test server.
         static func anotherAuthority() throws -> Data {
-            let bundle = try String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)
+            // Debian and Ubuntu's bundle, then macOS's (the same public roots, as PEM).
+            let path = try #require(
+                ["/etc/ssl/certs/ca-certificates.crt", "/etc/ssl/cert.pem"].first {
+                    FileManager.default.fileExists(atPath: $0)
+                })
+            let bundle = try String(contentsOfFile: path, encoding: .utf8)
             let run = try testAuthority()
             return try #require(ServerTrust.certificates(pem: bundle).first { $0 != run })
         }

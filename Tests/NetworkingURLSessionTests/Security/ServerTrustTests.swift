@@ -126,7 +126,7 @@ import NetworkingTestSupport
 
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         let output = Pipe()
