@@ -77,9 +77,12 @@ package struct CurlHeadParser {
     private mutating func readStatus(_ line: Slice<UnsafeRawBufferPointer>) {
         let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
         version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        // RFC 9110 §15: the status is three digits; `HTTP/1.1 0 OK` or `HTTP/1.1 2000` is not a response (found by
-        // `make fuzz`: a head with status 0 completed as if it were one).
-        if parts.count > 1, parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }) {
+        // RFC 9110 §15: the status is three digits, its first the class (1 to 5; 6 to 9 are read and refused as
+        // unacceptable later); `HTTP/1.1 0 OK`, `HTTP/1.1 002 OK` or `HTTP/1.1 2000` is not a response (found by
+        // `make fuzz`: heads with status 0, then 2, completed as if they were one).
+        if parts.count > 1, parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }),
+            parts[1].first != 0x30
+        {
             code = Int(String(decoding: parts[1], as: UTF8.self))
         } else {
             code = nil

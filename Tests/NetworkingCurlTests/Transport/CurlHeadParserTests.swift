@@ -78,9 +78,11 @@ import NetworkingTestSupport
         #expect(parser.contentLength == nil)  // two fields: the framing is libcurl's, no announced length here
     }
 
-    /// RFC 9110 §15: a status is three digits. Found by make fuzz: `HTTP/1.1 0 OK` completed a head of status 0.
+    /// RFC 9110 §15: a status is three digits, the first its class. Found by make fuzz: `HTTP/1.1 0 OK` completed a
+    /// head of status 0, then `HTTP/2.1 002 OK` one of status 2.
     @Test(arguments: [
         "HTTP/1.1 0 OK\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 20 OK\r\n", "HTTP/1.1 +20 OK\r\n", "HTTP/1.1\r\n",
+        "HTTP/1.1 002 OK\r\n", "HTTP/1.1 099 OK\r\n",
     ])
     func aStatusLineWithoutThreeDigitsIsRefused(line: String) {
         let (parser, completed) = Self.parse([line, "Content-Length: 2\r\n", "\r\n"])
