@@ -48,28 +48,40 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
     public static func check(
         directory: URL, against transport: any HTTPTransport, baseURL: URL, headers: HTTPFields = [:]
     ) async -> DriftReport {
-        let manifestURL = directory.appendingPathComponent(FixtureTransport.manifestName)
-        let cassette: Cassette
-        do {
-            cassette = try Cassette.parse(try FileContents.read(manifestURL))
-        } catch {
-            return DriftReport(fixtures: [
-                FixtureDrift(
-                    request: "(manifest)", file: FixtureTransport.manifestName,
-                    changes: [.failed("the manifest cannot be read: \(error)")])
-            ])
-        }
+        let (read, failure) = manifest(in: directory)
+        guard let cassette = read else { return DriftReport(fixtures: failure.map { [$0] } ?? []) }
         var fixtures: [FixtureDrift] = []
-        for key in cassette.routes.keys.sorted() {
-            let steps = cassette.routes[key] ?? []
-            for (index, step) in steps.enumerated() {
-                let name = steps.count > 1 ? "\(key) #\(index + 1)" : key
-                let changes = await compare(
-                    step, key: key, directory: directory, transport: transport, baseURL: baseURL, headers: headers)
-                fixtures.append(FixtureDrift(request: name, file: step.file, changes: changes))
-            }
+        for (name, key, step) in requests(of: cassette) {
+            let changes = await compare(
+                step, key: key, directory: directory, transport: transport, baseURL: baseURL, headers: headers)
+            fixtures.append(FixtureDrift(request: name, file: step.file, changes: changes))
         }
         return DriftReport(fixtures: fixtures)
+    }
+
+    /// The folder's manifest, or the entry saying why it cannot be read. (Read apart from `check`: with it inline,
+    /// Swift 6.3.1's optimizer crashed splitting `check`'s coroutine in release builds.)
+    @inline(never)
+    private static func manifest(in directory: URL) -> (Cassette?, FixtureDrift?) {
+        let url = directory.appendingPathComponent(FixtureTransport.manifestName)
+        do {
+            return (try Cassette.parse(try FileContents.read(url)), nil)
+        } catch {
+            let drift = FixtureDrift(
+                request: "(manifest)", file: FixtureTransport.manifestName,
+                changes: [.failed("the manifest cannot be read: \(error)")])
+            return (nil, drift)
+        }
+    }
+
+    /// Every recorded request in key order: its name in the report (`#2` for a route's second step), key and step.
+    private static func requests(of cassette: Cassette) -> [(String, String, RecordedStep)] {
+        cassette.routes.keys.sorted().flatMap { key in
+            let steps = cassette.routes[key] ?? []
+            return steps.enumerated().map { index, step in
+                (steps.count > 1 ? "\(key) #\(index + 1)" : key, key, step)
+            }
+        }
     }
 
     private static func compare(
