@@ -105,11 +105,14 @@ public struct RetryBehavior: RequestBehavior {
             do {
                 return try await next(request)
             } catch {
-                if error is CancellationError || Task.isCancelled { throw error }
+                if error is CancellationError { throw error }
                 let decision = settings.decision(
                     for: request, error: error, attempt: attempt, elapsed: clock.now() - start, now: clock.date(),
                     random: random)
                 guard case .retry(let delay) = decision else { throw error }
+                // Cancelled when another attempt was due: the call ends as cancelled, as a cancelled wait does
+                // (found by make soak: a cancelled call reported the 503 it was about to retry).
+                if Task.isCancelled { throw CancellationError() }
                 // Waiting past the call's deadline would only end in a timeout: report the real failure instead.
                 if let remaining = context.deadline?.remaining(), delay >= remaining { throw error }
                 attempt += 1

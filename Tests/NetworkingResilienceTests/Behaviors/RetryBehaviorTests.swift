@@ -210,15 +210,22 @@ import NetworkingTestSupport
         #expect(clock.sleeps.isEmpty)
     }
 
-    @Test func aCancelledTaskIsNotRetriedWhateverTheError() async throws {
-        let script = Script([.status(503), .ok])
+    /// Cancelled when a retry was due, the call ends with `CancellationError`, as a cancelled wait does; a failure
+    /// no retry would follow is the call's answer, cancelled or not.
+    @Test(arguments: [(503, true), (404, false)])
+    func aCancelledTaskIsNotRetried(status: Int, endsAsCancelled: Bool) async throws {
+        let script = Script([.status(status), .ok])
         let clock = TestClock()
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await Self.run(script, clock: clock)
         }
         let result = await call.result
-        #expect(throws: NetworkError.self) { try result.get() }
+        if endsAsCancelled {
+            #expect(throws: CancellationError.self) { try result.get() }
+        } else {
+            #expect(throws: NetworkError.self) { try result.get() }
+        }
         #expect(script.calls == 1)
         #expect(clock.sleeps.isEmpty)
     }
