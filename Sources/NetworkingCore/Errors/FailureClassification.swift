@@ -17,7 +17,7 @@ import NetworkingHTTP
 /// | `transport`: `cannotConnect`, `cannotFindHost`, `notConnected` (nothing was sent), `timedOut`, `connectionLost`, `badServerResponse` | ``Kind/transient`` |
 /// | `transport`: `secureConnectionFailed`, `tooManyRedirects`, `redirectRefused`, `responseTooLarge`, `other` | ``Kind/permanent`` |
 /// | `timedOut(.attempt)`, `timedOut(.call)` | ``Kind/timedOut(_:)`` with the scope |
-/// | a behavior's error that is a ``PolicyRejection`` (an open circuit, a rate limit, a full queue) | ``Kind/rejected`` |
+/// | a behavior's error that is a ``PolicyRejection`` (an open circuit, a rate limit, a full queue), or an `unacceptableStatus` a behavior answered itself with one as its `underlyingError` (the HTTP cache's `504` for `only-if-cached`) | ``Kind/rejected`` |
 /// | `invalidRequest`, `encoding`, `decoding`, `fileSystem`, any other behavior's error, any other error | ``Kind/permanent`` |
 ///
 /// A `timedOut(.attempt)` is worth another attempt (``isWorthAnotherAttempt``); a `timedOut(.call)` never is.
@@ -69,7 +69,13 @@ public struct FailureClassification: Sendable, Hashable, CustomStringConvertible
             case .unacceptableStatus(let code):
                 status = code
                 retryAfter = error.response?.headerFields[.retryAfter]
-                kind = Self.transientStatusCodes.contains(code) ? .transient : .permanent
+                if error.underlyingError is any PolicyRejection {
+                    // A status a behavior answered itself, nothing sent (a cache's 504 for only-if-cached).
+                    kind = .rejected
+                    sent = false
+                } else {
+                    kind = Self.transientStatusCodes.contains(code) ? .transient : .permanent
+                }
             case .transport(let code):
                 (kind, sent) = Self.classify(error.transportError?.code ?? code)
             case .timedOut(let scope):

@@ -15,6 +15,8 @@ extension HTTPCacheBehavior {
         let allowed: Bool
         /// The stored response's `Cache-Control`.
         let control: CacheControl
+        /// The request's `stale-if-error` window (RFC 5861 §4: a request may ask for it too), in seconds.
+        var requestStaleIfError: Int64? = nil
     }
 
     /// The statuses after which `stale-if-error` serves the stale response (RFC 5861 §4).
@@ -81,8 +83,10 @@ extension HTTPCacheBehavior {
         return staleResponse(stale, request: request, status: "fwd=stale; detail=stale-if-error")
     }
 
+    /// Whether the response's `stale-if-error` window, or the request's, still covers the stale response.
     private static func staleIfErrorAllows(_ stale: Stale) -> Bool {
-        guard stale.allowed, let window = stale.control.staleIfError else { return false }
+        let windows = [stale.control.staleIfError, stale.requestStaleIfError].compactMap { $0 }
+        guard stale.allowed, let window = windows.max() else { return false }
         return stale.staleness < window
     }
 

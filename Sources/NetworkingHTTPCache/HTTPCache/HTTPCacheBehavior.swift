@@ -27,13 +27,18 @@ import NetworkingCore
 /// `stale-if-error` (a failed or `500`/`502`/`503`/`504` revalidation serves the stale response; RFC 5861);
 /// `Expires`, `Date`, `Age`, `Last-Modified`, `ETag`, `Content-Location` and `Vary` (several variants per URL). In
 /// requests: `Cache-Control` `no-store` (the response is not stored), `no-cache` (a stored response is
-/// revalidated first) and `max-age` (a stored response older than that is revalidated). Freshness and age follow
+/// revalidated first), `max-age` (a stored response older than that is revalidated), `min-fresh` (one that will
+/// not stay fresh that long is revalidated), `max-stale` (a stale response within it is served, unless the
+/// response forbids it), `only-if-cached` (a stored response that may answer, or a `504` thrown as an
+/// ``OnlyIfCachedMiss``, never the network) and `stale-if-error` (as the response's). A request's `no-store`
+/// keeps the cache out of the call: nothing is stored, and nothing stored answers it. ``CacheRequestPolicy``
+/// writes these per request. Freshness and age follow
 /// RFC 9111 §4.2; without explicit freshness a response with `Last-Modified` is fresh for 10% of the time between
 /// its `Last-Modified` and its `Date`, at most a day; otherwise it is stored only to be revalidated. Hop-by-hop
-/// fields are neither stored nor served.
+/// fields and the proxy's own (`Proxy-Authenticate`, `Proxy-Authentication-Info`, `Proxy-Authorization`) are
+/// neither stored nor served.
 ///
-/// **Not honoured:** `proxy-revalidate`; request `max-stale`, `min-fresh`, `only-if-cached` and
-/// `stale-if-error`; `Pragma`; `HEAD` and `206` responses (passed through, never stored). The Conformance
+/// **Not honoured:** `proxy-revalidate`; `Pragma`; `HEAD` and `206` responses (passed through, never stored). The Conformance
 /// article lists every rule with its test, and the deliberate departures.
 ///
 /// **Rules:** `GET` responses the client accepts (those `next` returns) are stored when RFC 9111 §3 allows, and a
@@ -111,11 +116,24 @@ public struct HTTPCacheBehavior: RequestBehavior {
         }
         let requestControl = CacheControl(fields: request.headerFields)
         report(requestControl.problems, call)
+        if requestControl.noStore {
+            // §5.2.1.5: nothing of this exchange is stored; nor is the store read, as a request asking for no
+            // trace expects (and as browsers do).
+            if requestControl.onlyIfCached {
+                throw onlyIfCachedMiss(request, call: call, reason: "it also says no-store")
+            }
+            emit(.miss, call, "the request says no-store: the store is neither read nor written")
+            return try await next(request)
+        }
         guard let stored = await store.entry(forKey: call.key) else {
+            if requestControl.onlyIfCached { throw onlyIfCachedMiss(request, call: call, reason: "nothing is stored") }
             emit(.miss, call)
             return try await fetch(request, call: call, next: next)
         }
         guard var entry = Self.variant(of: stored, matching: request.headerFields) else {
+            if requestControl.onlyIfCached {
+                throw onlyIfCachedMiss(request, call: call, reason: "no stored variant matches its Vary headers")
+            }
             emit(.miss, call, "no stored variant matches this request's Vary headers")
             return try await fetch(request, call: call, next: next)
         }
@@ -128,7 +146,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
         // reload); a request's no-cache (a forced reload) still revalidates.
         let withinRequestLimit =
             (responseControl.immutable && age < lifetime) || requestControl.maxAge.map { age <= $0 } ?? true
-        if age < lifetime && !responseControl.noCache && !requestControl.noCache && withinRequestLimit {
+        if age < lifetime && !responseControl.noCache && !requestControl.noCache && withinRequestLimit
+            && Self.isFreshEnough(lifetime: lifetime, age: age, for: requestControl)
+        {
             emit(.hit, call)
             entry.headerFields["Age"] = String(age)
             return served(entry, request: request, status: "hit")
@@ -136,7 +156,15 @@ public struct HTTPCacheBehavior: RequestBehavior {
         let stale = Stale(
             entry: entry, age: age, staleness: age - lifetime,
             allowed: Self.mayServeStale(response: responseControl, request: requestControl, shared: call.shared),
-            control: responseControl)
+            control: responseControl, requestStaleIfError: requestControl.staleIfError)
+        if let served = servingMaxStale(stale, request: request, control: requestControl, call: call) {
+            return served
+        }
+        if requestControl.onlyIfCached {
+            let reason =
+                age < lifetime ? "the stored response is not fresh enough for it" : "the stored response is stale"
+            throw onlyIfCachedMiss(request, call: call, reason: reason)
+        }
         if stale.allowed, let window = responseControl.staleWhileRevalidate, stale.staleness < window {
             return serveWhileRevalidating(request, stale: stale, call: call, next: next)
         }
@@ -149,8 +177,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
     }
 
     /// Whether `response` came from the cache, read from its `Cache-Status` field: ``HTTPCacheEvent/Kind/hit``,
-    /// ``HTTPCacheEvent/Kind/revalidated``, ``HTTPCacheEvent/Kind/servedStale``, or `nil` when the response came
-    /// from the network.
+    /// ``HTTPCacheEvent/Kind/revalidated``, ``HTTPCacheEvent/Kind/servedStale``, ``HTTPCacheEvent/Kind/miss`` for
+    /// the `504` of an `only-if-cached` request nothing stored could answer, or `nil` when the response came from
+    /// the network.
     ///
     /// - Parameter response: A response returned by a client with this behavior.
     /// - Returns: How the cache served it, or `nil`.
@@ -159,7 +188,10 @@ public struct HTTPCacheBehavior: RequestBehavior {
             for member in value.split(separator: ",").reversed() {
                 let parts = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.first == cacheName else { continue }
-                if parts.contains(where: { $0.hasPrefix("detail=stale-") }) { return .servedStale }
+                if parts.contains("detail=only-if-cached") { return .miss }
+                if parts.contains(where: { $0.hasPrefix("detail=stale-") || $0 == "detail=max-stale" }) {
+                    return .servedStale
+                }
                 if parts.contains("hit") { return .hit }
                 if parts.contains("fwd-status=304") { return .revalidated }
             }

@@ -9,7 +9,8 @@ import NetworkingCore
 /// or quoted strings; an unknown directive is ignored. When a directive repeats, the first occurrence wins
 /// (§4.2.1). A `max-age` whose value is not a number (`max-age=soon`, `max-age=-1`, `max-age`) makes the response
 /// stale: that is the safe reading of a value the server got wrong; a malformed `stale-while-revalidate` or
-/// `stale-if-error` (RFC 5861) is ignored, which allows no stale response at all. A number too large saturates at
+/// `stale-if-error` (RFC 5861), or a request's malformed `max-stale` or `min-fresh`, is ignored, which allows no
+/// stale response at all. A number too large saturates at
 /// 2,147,483,648 seconds, as §1.2.2 requires. Malformed text is reported through ``problems`` so the cache can log
 /// it at debug level.
 package struct CacheControl: Sendable, Hashable {
@@ -39,6 +40,14 @@ package struct CacheControl: Sendable, Hashable {
     package var immutable = false
     /// `must-understand` (§5.2.2.3).
     package var mustUnderstand = false
+    /// A request's `max-stale` (§5.2.1.2), in seconds: how stale a response it accepts; without a value, any
+    /// (``maximumDeltaSeconds``); `nil` when absent or malformed (a malformed value accepts nothing stale).
+    package var maxStale: Int64?
+    /// A request's `min-fresh` (§5.2.1.3), in seconds: how long a response must stay fresh; `nil` when absent or
+    /// malformed.
+    package var minFresh: Int64?
+    /// A request's `only-if-cached` (§5.2.1.7): a stored response or a `504`, never the network.
+    package var onlyIfCached = false
     /// Descriptions of malformed directives, for a debug log.
     package var problems: [String] = []
 
@@ -84,6 +93,9 @@ package struct CacheControl: Sendable, Hashable {
         case "stale-if-error": staleIfError = seconds(argument, of: name)
         case "immutable": immutable = true
         case "must-understand": mustUnderstand = true
+        case "max-stale": maxStale = argument == nil ? Self.maximumDeltaSeconds : seconds(argument, of: name)
+        case "min-fresh": minFresh = seconds(argument, of: name)
+        case "only-if-cached": onlyIfCached = true
         default: break
         }
     }

@@ -15,6 +15,12 @@ package enum CacheStorability {
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
     ]
 
+    /// The fields of the proxy a cache forwards through (RFC 9111 §3.1: "MUST NOT be stored" unless the proxy's
+    /// identity is part of the key, which it is not here): never stored, never served.
+    package static let proxyNames: Set<String> = [
+        "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
+    ]
+
     /// Why the response to `request` must not be stored; `nil` when it may be.
     ///
     /// Stored only when (RFC 9111 §3): the method is `GET`, or `POST` with a `Content-Location` that is the request
@@ -79,9 +85,9 @@ package enum CacheStorability {
             && HTTPToken.lowercasedASCII(parts.authority) == HTTPToken.lowercasedASCII(request.authority)
     }
 
-    /// `fields` without the hop-by-hop fields and those `Connection` names (RFC 9111 §3.1).
+    /// `fields` without the hop-by-hop fields, those `Connection` names and the proxy's (RFC 9111 §3.1).
     package static func withoutHopByHopFields(_ fields: HTTPFields) -> HTTPFields {
-        var names = hopByHopNames
+        var names = hopByHopNames.union(proxyNames)
         for value in fields[values: "Connection"] {
             for member in value.split(separator: ",") {
                 names.insert(

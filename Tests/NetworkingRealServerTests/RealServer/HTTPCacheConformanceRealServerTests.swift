@@ -85,5 +85,27 @@ extension RealServerTests {
             try await Self.get(client, query)
             #expect(transport.sends == 1)
         }
+
+        /// RFC 9111 §5.2.1.7 and §5.2.1.2, offline-first: `only-if-cached` with nothing stored is a 504 and reaches
+        /// no server; once stored, `CacheRequestPolicy.offline` answers from the store, stale or not, with no send.
+        @Test func offlineRequestsAnswerFromTheStoreOrFailWithoutASend() async throws {
+            let transport = CountingTransport()
+            let client = try await Self.client(transport)
+            let key = FaultServer.newKey("offline")
+            let request = NetworkRequest<Data>(
+                path: "/cacheable",
+                query: [URLQueryItem(name: "key", value: key), URLQueryItem(name: "max_age", value: "0")])
+            let error = try await expectNetworkError {
+                try await client.send(request, behavior: .cachePolicy(.offline))
+            }
+            #expect(error?.kind == .unacceptableStatus(504) && error?.underlyingError is OnlyIfCachedMiss)
+            #expect(transport.sends == 0)
+            let live = try await client.response(for: request)
+            let offline = try await client.response(for: request, behavior: .cachePolicy(.offline))
+            #expect(HTTPCacheBehavior.outcome(of: offline.response) == .servedStale)
+            #expect(offline.body == live.body)
+            #expect(transport.sends == 1)
+            #expect(try await FaultServer.hits(key).count == 1)
+        }
     }
 }

@@ -1,0 +1,55 @@
+import NetworkingHTTP
+import NetworkingCore
+
+/// Sends one call's ``CacheRequestPolicy`` to the HTTP cache: it writes the policy's `Cache-Control` into the
+/// request (replacing one already there), before the cache reads it. A per-request behavior:
+///
+/// ```swift
+/// let fresh = try await client.send(NetworkRequest<[Item]>(path: "/items"), behavior: .cachePolicy(.reload))
+/// ```
+///
+/// It runs at `BehaviorPlacement/modification`, outside the cache (`BehaviorPlacement/cache`), wherever it is
+/// given; the directives also go to the server, as RFC 9111 §5.2.1 expects of a request's `Cache-Control`, except
+/// with `only-if-cached`, which never leaves the cache.
+public struct CacheRequestPolicyBehavior: RequestBehavior {
+    /// The policy written into each request.
+    public let policy: CacheRequestPolicy
+
+    /// `BehaviorPlacement/modification`: before the cache.
+    public var placement: BehaviorPlacement { .modification }
+
+    /// Creates the behavior.
+    ///
+    /// - Parameter policy: The directives to send.
+    public init(policy: CacheRequestPolicy) {
+        self.policy = policy
+    }
+
+    /// Writes the policy's `Cache-Control` and passes the request on.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The call's context.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned.
+    /// - Throws: What `next` threw.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+        HTTPResponse, HTTPResponse.Body
+    ) {
+        let value = policy.headerValue
+        guard !value.isEmpty else { return try await next(request) }
+        var request = request
+        request.headerFields["Cache-Control"] = value
+        return try await next(request)
+    }
+}
+
+extension RequestBehavior where Self == CacheRequestPolicyBehavior {
+    /// Sends `policy` to the HTTP cache with this call (see ``CacheRequestPolicy``).
+    ///
+    /// - Parameter policy: The directives, such as `CacheRequestPolicy/offline`.
+    /// - Returns: The behavior.
+    public static func cachePolicy(_ policy: CacheRequestPolicy) -> CacheRequestPolicyBehavior {
+        CacheRequestPolicyBehavior(policy: policy)
+    }
+}
