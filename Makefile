@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability clean
+.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -66,6 +66,11 @@ bench: ## Measure the client side by side in one run (release build; installs ng
 	@echo "Building the benchmarks in release mode..."
 	@$(SWIFT) build -q -c release --product Benchmarks
 	@$(SWIFT) run -q -c release --skip-build Benchmarks $(ARGS)
+
+soak: ## A million calls through the full chain on libcurl, 64 callers, against a server mixing in faults (CALLS=N)
+	@echo "Building the benchmarks in release mode..."
+	@$(SWIFT) build -q -c release --product Benchmarks
+	@$(SWIFT) run -q -c release --skip-build Benchmarks --soak $(or $(CALLS),1000000)
 
 lint: check-deps ## Check formatting and documentation of every public symbol
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)

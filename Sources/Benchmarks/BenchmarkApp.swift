@@ -2,7 +2,7 @@ import Foundation
 
 /// `make bench`: measures the cost of the client side by side in one run and prints one table.
 ///
-/// Options: `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--streaming-only` (part 5 alone), `--profile
+/// Options: `--soak [CALLS]` (make soak, alone), `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--streaming-only` (part 5 alone), `--profile
 /// a|b|c [N]` (one in-memory variant N times, for a profiler).
 @main
 struct BenchmarkApp {
@@ -25,6 +25,15 @@ struct BenchmarkApp {
             }
             if let index = arguments.firstIndex(of: "--raw-download-phase"), index + 1 < arguments.count {
                 try DownloadBenchmark.rawDownloadPhase(url: arguments[index + 1])
+                return
+            }
+            if let index = arguments.firstIndex(of: "--soak") {
+                let calls = index + 1 < arguments.count ? Int(arguments[index + 1]) ?? 1_000_000 : 1_000_000
+                let result = try await SoakBenchmark(calls: calls).run()
+                var summary = TargetSummary()
+                result.addTargets(to: &summary)
+                print(result.text)
+                print(summary.text)
                 return
             }
             let download = DownloadBenchmark(bytes: quick ? 256 << 20 : 1 << 30, rounds: quick ? 1 : 3)
