@@ -23,6 +23,10 @@ struct CurlBenchmark {
         let easyPerform: Double
         /// User and system CPU per request of the full chain on libcurl at 16 callers, in microseconds.
         let cpuMicroseconds: Double
+        /// The bare engine keeping 16 transfers in flight on one multi handle: requests per second, and CPU per
+        /// request in microseconds.
+        let engine16: Double
+        let engine16CPUMicroseconds: Double
     }
 
     let rounds: Int
@@ -47,8 +51,10 @@ struct CurlBenchmark {
         var engine: [Double] = []
         var easyPerform: [Double] = []
         var cpu: [Double] = []
+        var engine16: [Double] = []
+        var engine16CPU: [Double] = []
         for round in 0..<rounds {
-            for concurrency in [1, 16] {
+            for concurrency in [1, 16, 64] {
                 let chainFirst = round % 2 == 0
                 if chainFirst {
                     chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu))
@@ -62,6 +68,9 @@ struct CurlBenchmark {
                 }
             }
             engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
+            let sixteen = try CurlBareLoop.concurrentGets(url: url, count: requestsPerRound, inFlight: 16)
+            engine16.append(sixteen.requestsPerSecond)
+            engine16CPU.append(sixteen.cpuMicroseconds)
             easyPerform.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound, multi: false))
             // Last in the round: the task goes on running on the loop thread until its next wait.
             if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
@@ -76,7 +85,8 @@ struct CurlBenchmark {
         return Result(
             raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),
             onLoop: Measure.median(onLoop), engine: Measure.median(engine), easyPerform: Measure.median(easyPerform),
-            cpuMicroseconds: Measure.median(cpu))
+            cpuMicroseconds: Measure.median(cpu), engine16: Measure.median(engine16),
+            engine16CPUMicroseconds: Measure.median(engine16CPU))
     }
 
     private func chain(
@@ -118,10 +128,13 @@ struct CurlBenchmark {
                callers   raw data(for:)   client + chain on libcurl   engine alone (multi loop; easy_perform)
                1         \(number(result.raw[1]).padding(toLength: 17, withPad: " ", startingAt: 0))\
             \(number(result.chain[1]).padding(toLength: 28, withPad: " ", startingAt: 0))\(number(result.engine)); \(number(result.easyPerform))
-               16        \(number(result.raw[16]).padding(toLength: 17, withPad: " ", startingAt: 0))\(number(result.chain[16]))
+               16        \(number(result.raw[16]).padding(toLength: 17, withPad: " ", startingAt: 0))\
+            \(number(result.chain[16]).padding(toLength: 28, withPad: " ", startingAt: 0))\(number(result.engine16)) (16 transfers in flight)
+               64        \(number(result.raw[64]).padding(toLength: 17, withPad: " ", startingAt: 0))\(number(result.chain[64]))
                1 caller whose task prefers the transport's executor (no thread hand-off): \(number(result.onLoop)) req/s, \
             \(String(format: "%.2f", result.onLoop / result.engine)) of the engine alone (no target)
-               CPU per request, client + chain on libcurl at 16 callers: \(String(format: "%.1f", result.cpuMicroseconds)) µs
+               CPU per request at 16: client + chain on libcurl \(String(format: "%.1f", result.cpuMicroseconds)) µs, \
+            engine alone \(String(format: "%.1f", result.engine16CPUMicroseconds)) µs
             """
     }
 
@@ -130,5 +143,9 @@ struct CurlBenchmark {
         summary.atLeast("curl-16-callers", (result.chain[16] ?? .nan) / (result.raw[16] ?? .nan), "ratio", 8.0)
         summary.atLeast("curl-vs-engine", (result.chain[1] ?? .nan) / result.engine, "ratio", 0.80)
         summary.atMost("curl-cpu-per-request", result.cpuMicroseconds, "µs", 100, digits: 1)
+        summary.atLeast("curl-16-vs-engine", (result.chain[16] ?? .nan) / result.engine16, "ratio", 0.80)
+        summary.atMost(
+            "curl-cpu-vs-engine", result.cpuMicroseconds / result.engine16CPUMicroseconds, "ratio", 1.5, digits: 2)
+        summary.atLeast("curl-64-callers", (result.chain[64] ?? .nan) / (result.raw[64] ?? .nan), "ratio", 10.0)
     }
 }

@@ -4,7 +4,8 @@ import Networking
 /// `--curl-probe N [PART...]`: where a call on libcurl spends its time, one caller, N sequential GETs each (a
 /// diagnosis aid, no target). Parts: `transport` (the transport alone, no client), `engine` (the bare multi loop),
 /// `client` (no behaviors), `chain` (the full chain of six), `chain-on-loop` (the same, the caller's task preferring
-/// the transport's executor), `chain16` (the full chain, 16 callers), `inflight` (10,000 calls at once on the
+/// the transport's executor), `chain16` (the full chain, 16 callers), `transport16` (the transport alone, 16 callers), `engine16` (the bare
+/// multi loop, 16 transfers), `inflight` (10,000 calls at once on the
 /// transport alone); all but `chain-on-loop` and `chain16` when none is named. Each line gives the wall time and
 /// the process's CPU per call.
 enum CurlProbe {
@@ -50,6 +51,21 @@ enum CurlProbe {
             let rate = try await Measure.throughput(total: count, concurrency: 16) { _ = try await client.send(call) }
             let cpuPerCall = (CurlBenchmark.cpuSeconds() - cpu) / Double(count) * 1e6
             print(String(format: "client, full chain, 16 callers: %.0f req/s, CPU %.1f µs each", rate, cpuPerCall))
+        }
+        if parts.contains("transport16") {
+            _ = try await Measure.throughput(total: 5_000, concurrency: 16) { _ = try await read(transport, request) }
+            let cpu = CurlBenchmark.cpuSeconds()
+            let rate = try await Measure.throughput(total: count, concurrency: 16) {
+                _ = try await read(transport, request)
+            }
+            let cpuPerCall = (CurlBenchmark.cpuSeconds() - cpu) / Double(count) * 1e6
+            print(String(format: "transport alone, 16 callers: %.0f req/s, CPU %.1f µs each", rate, cpuPerCall))
+        }
+        if parts.contains("engine16") {
+            let url = server.payloadURL.absoluteString
+            _ = try CurlBareLoop.concurrentGets(url: url, count: 5_000, inFlight: 16)
+            let (rate, cpuPerCall) = try CurlBareLoop.concurrentGets(url: url, count: count, inFlight: 16)
+            print(String(format: "engine alone, 16 transfers: %.0f req/s, CPU %.1f µs each", rate, cpuPerCall))
         }
         if parts.contains("inflight") {
             let before = Measure.peakResidentKiB()

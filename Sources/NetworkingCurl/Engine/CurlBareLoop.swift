@@ -33,6 +33,80 @@ package enum CurlBareLoop {
         return Double(count) / seconds
     }
 
+    /// Sends `count` GETs to `url` with `inFlight` transfers at a time on one multi handle, on the calling thread,
+    /// as the transport's loop drives them but with no Swift between libcurl and the network: each easy handle is
+    /// added again as soon as its transfer ends (its connection kept alive). Returns requests per second and the
+    /// thread's CPU time per request in microseconds (user plus system).
+    ///
+    /// - Throws: ``CurlUnavailableError`` when libcurl cannot be loaded, or a description of a failed request.
+    package static func concurrentGets(url: String, count: Int, inFlight: Int) throws -> (
+        requestsPerSecond: Double, cpuMicroseconds: Double
+    ) {
+        let library = try CurlLibrary.system.get()
+        let api = library.api
+        guard let multi = api.pointee.multi_init() else {
+            throw CurlUnavailableError(library: "", reason: "multi_init")
+        }
+        defer { _ = api.pointee.multi_cleanup(multi) }
+        var handles: [UnsafeMutableRawPointer] = []
+        defer {
+            for easy in handles {
+                _ = api.pointee.multi_remove_handle(multi, easy)
+                api.pointee.easy_cleanup(easy)
+            }
+        }
+        for _ in 0..<inFlight {
+            guard let easy = api.pointee.easy_init() else {
+                throw CurlUnavailableError(library: "", reason: "easy_init")
+            }
+            handles.append(easy)
+            _ = CurlText.set(api, easy, CurlOption.url, url)
+            _ = ncurl_setopt_long(api, easy, CurlOption.noSignal, 1)
+            _ = CurlText.set(api, easy, CurlOption.proxy, "")
+            _ = ncurl_setopt_data_fn(api, easy, CurlOption.writeFunction, discard)
+        }
+        let cpuBefore = threadCPUSeconds()
+        let start = ContinuousClock.now
+        var started = 0
+        var finished = 0
+        for easy in handles where started < count {
+            _ = api.pointee.multi_add_handle(multi, easy)
+            started += 1
+        }
+        var running: Int32 = 0
+        var ready: Int32 = 0
+        while finished < count {
+            _ = api.pointee.multi_perform(multi, &running)
+            var done: UnsafeMutableRawPointer?
+            var result: Int32 = 0
+            var any = false
+            while ncurl_multi_next_done(api, multi, &done, &result) == 1, let easy = done {
+                any = true
+                guard result == 0 else {
+                    throw CurlUnavailableError(
+                        library: library.version, reason: "request failed: \(library.describe(result))")
+                }
+                finished += 1
+                _ = api.pointee.multi_remove_handle(multi, easy)
+                if started < count {
+                    _ = api.pointee.multi_add_handle(multi, easy)
+                    started += 1
+                }
+            }
+            if !any { _ = api.pointee.multi_poll(multi, nil, 0, 1000, &ready) }
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (Double(count) / seconds, (threadCPUSeconds() - cpuBefore) / Double(count) * 1e6)
+    }
+
+    /// User plus system CPU time of the calling thread, in seconds.
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// One transfer through `multi`, polled to its end; returns its result code.
     private static func perform(
         _ easy: UnsafeMutableRawPointer, on multi: UnsafeMutableRawPointer, _ api: UnsafeMutablePointer<ncurl_api>
