@@ -18,8 +18,9 @@ import NetworkingCore
 /// - **Versioned.** A call rejected with a credential that another call has already replaced uses the newer one
 ///   without refreshing again.
 /// - **Replay once.** A call is replayed at most once; a 401 on the replay is returned to the caller.
-/// - **Loop guard.** At most ``Configuration/maximumRefreshes`` refreshes per ``Configuration/window``; beyond that
-///   calls fail with ``TokenRefreshError/refreshLimitReached(limit:window:)`` without asking the refresher.
+/// - **Loop guard.** At most ``TokenRefreshSettings/maximumRefreshes`` refreshes per
+///   ``TokenRefreshSettings/window``; beyond that calls fail with
+///   ``TokenRefreshError/refreshLimitReached(limit:window:)`` without asking the refresher.
 /// - **Cancellation.** Cancelling a waiting call never cancels the refresh the others wait for.
 /// - **Time limits.** Waiting for a refresh is part of the attempt: it ends with `NetworkError` of kind
 ///   `timedOut(.call)` when the call's deadline passes first, or `timedOut(.attempt)` when the attempt timeout

@@ -45,7 +45,7 @@ public struct CacheRequestPolicyBehavior: RequestBehavior {
 }
 
 extension RequestBehavior where Self == CacheRequestPolicyBehavior {
-    /// Sends `policy` to the HTTP cache with this call (see ``CacheRequestPolicy``).
+    /// Sends `policy` to the HTTP cache with this call (see `CacheRequestPolicy`).
     ///
     /// - Parameter policy: The directives, such as `CacheRequestPolicy/offline`.
     /// - Returns: The behavior.
