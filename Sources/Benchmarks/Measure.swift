@@ -35,17 +35,34 @@ enum Measure {
     /// Peak resident memory of this process in KiB (VmHWM on Linux, ru_maxrss elsewhere).
     static func peakResidentKiB() -> Int {
         #if os(Linux)
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-                return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-            }
-            return 0
+            return statusKiB("VmHWM:")
         #else
             var usage = rusage()
             getrusage(RUSAGE_SELF, &usage)
             return Int(usage.ru_maxrss) / 1024
         #endif
     }
+
+    /// Resident memory of this process now in KiB (VmRSS on Linux; the peak elsewhere, which only over-states
+    /// growth).
+    static func residentKiB() -> Int {
+        #if os(Linux)
+            return statusKiB("VmRSS:")
+        #else
+            return peakResidentKiB()
+        #endif
+    }
+
+    #if os(Linux)
+        /// A KiB figure of /proc/self/status, by its line's label.
+        private static func statusKiB(_ label: String) -> Int {
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") where line.hasPrefix(label) {
+                return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+            }
+            return 0
+        }
+    #endif
 }
 
 extension Duration {

@@ -95,7 +95,7 @@ struct SoakBenchmark {
             let sampler = Task {
                 // The resident size once the first tenth of the calls has ended.
                 while tally.completed < warmUp { try await Task.sleep(for: .milliseconds(20)) }
-                return Self.residentKiB()
+                return Measure.residentKiB()
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for caller in 0..<callers {
@@ -110,7 +110,7 @@ struct SoakBenchmark {
             }
             result.seconds = (ContinuousClock.now - start).seconds
             result.rssAfterWarmUpKiB = try await sampler.value
-            result.rssAtEndKiB = Self.residentKiB()
+            result.rssAtEndKiB = Measure.residentKiB()
             result.activityAtEnd = store.count
             result.serverConnections = (try? await server.connections(client: client)) ?? -1
         }
@@ -182,18 +182,5 @@ struct SoakBenchmark {
             uniqueKeysWithValues: names.map { name in
                 (name, (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")) ?? "?")
             })
-    }
-
-    /// Resident memory now in KiB (VmRSS on Linux; the peak elsewhere, which only over-states growth).
-    static func residentKiB() -> Int {
-        #if os(Linux)
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-                return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-            }
-            return 0
-        #else
-            return Measure.peakResidentKiB()
-        #endif
     }
 }

@@ -139,6 +139,7 @@ import time
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+from lifecycle import pid_alive
 
 MAX_STALL_MS = 30_000
 ROUTES = []
@@ -1168,18 +1169,8 @@ def main():
     while True:
         time.sleep(0.5)
         # A dead parent may linger as a zombie, so compare our parent pid rather than probing it.
-        if args.parent_pid and (os.getppid() != args.parent_pid or not process_alive(args.parent_pid)):
+        if args.parent_pid and (os.getppid() != args.parent_pid or not pid_alive(args.parent_pid)):
             os._exit(0)
-
-
-def process_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 if __name__ == "__main__":

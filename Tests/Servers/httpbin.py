@@ -37,6 +37,7 @@ import sys
 import time
 import urllib.request
 import venv
+from lifecycle import pid_alive
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -89,7 +90,7 @@ def _stop(master_pid):
         pass
 
 
-# PID_ALIVE: pid_alive() of httpbin.py is written here, so both processes use one definition.
+# PID_ALIVE: pid_alive() of lifecycle.py is written here, so both processes use one definition.
 
 
 def _watch(master_pid):
@@ -177,21 +178,6 @@ def answers(url, timeout=2.0):
         return False
 
 
-def pid_alive(pid):
-    """Whether `pid` runs; a zombie (exited, not yet reaped by its new parent) counts as gone."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True  # no /proc (macOS): trust kill(0)
-
-
 def running_url(state):
     port, pid = read(os.path.join(state, "port")), read(os.path.join(state, "pid"))
     if not (port and pid and pid.isdigit() and pid_alive(int(pid))):
@@ -215,7 +201,7 @@ def start(args):
         config_text = GUNICORN_CONFIG.format(port_file=port_file, lifetime=float(args.lifetime),
                                              parent_pid=args.parent_pid)
         f.write(config_text.replace(
-            "# PID_ALIVE: pid_alive() of httpbin.py is written here, so both processes use one definition.\n",
+            "# PID_ALIVE: pid_alive() of lifecycle.py is written here, so both processes use one definition.\n",
             inspect.getsource(pid_alive)))
     log_path = os.path.join(state, "gunicorn.log")
     with open(log_path, "w") as log_file:

@@ -7,6 +7,7 @@ tunnel. It counts both, and answers its own counts at GET /__stats (origin form)
 Proxy-Authorization (Basic) and answers 407 otherwise. It writes its port to --port-file and exits with --parent-pid.
 """
 import argparse, base64, json, os, select, socket, socketserver, threading, time
+from lifecycle import pid_alive
 
 LOCK = threading.Lock()
 STATS = {"connects": 0, "forwards": 0, "targets": []}
@@ -103,19 +104,8 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     while True:
         time.sleep(0.5)
-        if args.parent_pid and not parent_alive(args.parent_pid):
+        if args.parent_pid and not pid_alive(args.parent_pid):
             return
-
-
-def parent_alive(pid):
-    """Whether the test run that started us still runs (kill 0, which macOS has too; it has no /proc)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return os.getppid() == pid
 
 
 if __name__ == "__main__":
