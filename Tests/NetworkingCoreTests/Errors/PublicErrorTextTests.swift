@@ -32,6 +32,7 @@ import Testing
             ConcurrencyLimitExceededError(partition: "h", maximumInFlight: 1, maximumQueueLength: 0)
         ),
         ("CircuitOpenError", CircuitOpenError(key: "h", phase: .open, retryAfter: .seconds(3))),
+        ("OnlyIfCachedMiss", OnlyIfCachedMiss(reason: "nothing is stored")),
         ("DownloadFileError", DownloadFileError(operation: .write, path: "/tmp/x", reason: "disk full")),
         ("EndOfStream", ServerSentEventSource.EndOfStream()),
         ("EventStreamContentTypeError", EventStreamContentTypeError(received: "text/html", requestName: "GET /e")),
