@@ -99,11 +99,14 @@ sanitize: ## make test under ThreadSanitizer, then AddressSanitizer, leak-checki
 	@# Leaks are checked on the real-server suite over libcurl (the default transport), not on the first pass: its
 	@# unit tests leave tasks suspended on purpose (a refresher that never returns, a producer ignoring
 	@# backpressure), which a leak check at exit reports, and Linux's URLSession leaks about 80 bytes a request.
+	@# Tests run one at a time here (--no-parallel): under the sanitizers' slowdown, tests that spin on the CPU for
+	@# half a minute (the hostile-input ones) can hold both of the cooperative pool's threads, and timing tests
+	@# waiting 30 s for their tasks to run gave up (twice in one CI run). Each test's own concurrency is unchanged.
 	TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" \
-		$(MAKE) test TEST_ARGS="--scratch-path .build-tsan --sanitize=thread $(TEST_ARGS)" \
+		$(MAKE) test TEST_ARGS="--scratch-path .build-tsan --sanitize=thread --no-parallel $(TEST_ARGS)" \
 		CURL_TEST_ARGS="--scratch-path .build-tsan --sanitize=thread"
 	ASAN_OPTIONS="detect_leaks=0 halt_on_error=1" SWIFT_BACKTRACE=enable=no \
-		$(MAKE) test TEST_ARGS="--scratch-path .build-asan --sanitize=address $(TEST_ARGS)" \
+		$(MAKE) test TEST_ARGS="--scratch-path .build-asan --sanitize=address --no-parallel $(TEST_ARGS)" \
 		CURL_TEST_ARGS="--scratch-path .build-asan --sanitize=address" \
 		CURL_TEST_ENV="ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp"
 

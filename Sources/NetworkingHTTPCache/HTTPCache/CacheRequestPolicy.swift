@@ -67,7 +67,8 @@ public struct CacheRequestPolicy: Sendable, Hashable, CustomStringConvertible {
         self.staleIfError = staleIfError
     }
 
-    /// Offline: whatever the cache holds, however stale, or a `504` at once (`max-stale, only-if-cached`). The
+    /// Offline: whatever the cache holds, however stale, or a `504` at once (`max-stale, only-if-cached`); a stored
+    /// response that says `no-cache` or `must-revalidate` is never served stale, so it gets the `504` too. The
     /// first half of "show what you have, then refresh".
     public static let offline = CacheRequestPolicy(maxStale: .any, onlyIfCached: true)
     /// A reload: the stored response is revalidated with the server before it answers (`no-cache`).
@@ -84,7 +85,8 @@ public struct CacheRequestPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `Cache-Control` value, directives in the table's order: `max-stale, only-if-cached`. Empty when nothing
-    /// is asked. Durations are whole seconds, rounded down, never negative.
+    /// is asked. Durations are whole seconds, never negative, rounded down, but `min-fresh` up (it never asks for
+    /// less than given).
     public var headerValue: String {
         var directives: [String] = []
         if let maxAge { directives.append("max-age=\(Self.seconds(maxAge))") }
@@ -93,7 +95,7 @@ public struct CacheRequestPolicy: Sendable, Hashable, CustomStringConvertible {
         case .upTo(let limit): directives.append("max-stale=\(Self.seconds(limit))")
         case nil: break
         }
-        if let minFresh { directives.append("min-fresh=\(Self.seconds(minFresh))") }
+        if let minFresh { directives.append("min-fresh=\(Self.seconds(minFresh, roundingUp: true))") }
         if noCache { directives.append("no-cache") }
         if noStore { directives.append("no-store") }
         if onlyIfCached { directives.append("only-if-cached") }
@@ -104,7 +106,8 @@ public struct CacheRequestPolicy: Sendable, Hashable, CustomStringConvertible {
     /// ``headerValue``.
     public var description: String { headerValue }
 
-    private static func seconds(_ duration: Duration) -> Int64 {
-        max(0, duration.components.seconds)
+    private static func seconds(_ duration: Duration, roundingUp: Bool = false) -> Int64 {
+        let (whole, fraction) = duration.components
+        return max(0, roundingUp && fraction > 0 ? whole + 1 : whole)
     }
 }

@@ -9,8 +9,9 @@ import NetworkingCore
 /// ```
 ///
 /// It runs at `BehaviorPlacement/modification`, outside the cache (`BehaviorPlacement/cache`), wherever it is
-/// given; the directives also go to the server, as RFC 9111 §5.2.1 expects of a request's `Cache-Control`, except
-/// with `only-if-cached`, which never leaves the cache.
+/// given; the directives also go to the server when the call gets there, as RFC 9111 §5.2.1 expects of a request's
+/// `Cache-Control` (with `only-if-cached`, an HTTP cache in the chain sends nothing; without one, the server gets
+/// it as any directive).
 public struct CacheRequestPolicyBehavior: RequestBehavior {
     /// The policy written into each request.
     public let policy: CacheRequestPolicy

@@ -23,10 +23,12 @@ extension HTTPCacheBehavior {
     static let errorStatuses: Set<Int> = [500, 502, 503, 504]
 
     /// Whether a stale response may be served at all (RFC 9111 §4.2.4): not when the response says `no-cache` or
-    /// `must-revalidate` (or, in a shared cache, has `s-maxage`), nor when the request says `no-cache` or sets a
+    /// `must-revalidate` (or, in a shared cache, has `s-maxage` or `proxy-revalidate`), nor when the request says
+    /// `no-cache` or sets a
     /// `max-age` of its own.
     static func mayServeStale(response: CacheControl, request: CacheControl, shared: Bool) -> Bool {
-        !(response.noCache || response.mustRevalidate || (shared && response.sharedMaxAge != nil) || request.noCache
+        !(response.noCache || response.mustRevalidate
+            || (shared && (response.sharedMaxAge != nil || response.proxyRevalidate)) || request.noCache
             || request.maxAge != nil)
     }
 
@@ -64,9 +66,9 @@ extension HTTPCacheBehavior {
     func servingStale(_ stale: Stale?, after error: any Error, request: HTTPRequest, call: Call) throws -> (
         HTTPResponse, HTTPResponse.Body
     ) {
-        guard !(error is CancellationError), !Task.isCancelled, let stale, Self.staleIfErrorAllows(stale) else {
-            throw error
-        }
+        guard !(error is CancellationError), !Task.isCancelled, Self.isServerFailure(error), let stale,
+            Self.staleIfErrorAllows(stale)
+        else { throw error }
         emit(.servedStale, call, "stale-if-error: the request failed (\(error))")
         return staleResponse(stale, request: request, status: "fwd=stale; detail=stale-if-error")
     }
@@ -81,6 +83,21 @@ extension HTTPCacheBehavior {
         }
         emit(.servedStale, call, "stale-if-error: the server answered \(response.status.code)")
         return staleResponse(stale, request: request, status: "fwd=stale; detail=stale-if-error")
+    }
+
+    /// Whether `error` is one RFC 5861 §4 covers: the server unreachable or failing (a transport error, an attempt's
+    /// time limit, a `500`, `502`, `503` or `504`); a `404` or `401` is an answer, never replaced by a stale one.
+    private static func isServerFailure(_ error: any Error) -> Bool {
+        switch error {
+        case is TransportError: return true
+        case let error as NetworkError:
+            switch error.kind {
+            case .transport, .timedOut(.attempt): return true
+            case .unacceptableStatus(let code): return errorStatuses.contains(code)
+            default: return false
+            }
+        default: return false
+        }
     }
 
     /// Whether the response's `stale-if-error` window, or the request's, still covers the stale response.

@@ -28,9 +28,10 @@ import NetworkingCore
 /// `Expires`, `Date`, `Age`, `Last-Modified`, `ETag`, `Content-Location` and `Vary` (several variants per URL). In
 /// requests: `Cache-Control` `no-store` (the response is not stored), `no-cache` (a stored response is
 /// revalidated first), `max-age` (a stored response older than that is revalidated), `min-fresh` (one that will
-/// not stay fresh that long is revalidated), `max-stale` (a stale response within it is served, unless the
-/// response forbids it), `only-if-cached` (a stored response that may answer, or a `504` thrown as an
-/// ``OnlyIfCachedMiss``, never the network) and `stale-if-error` (as the response's). A request's `no-store`
+/// not stay fresh that long is not served: revalidated or fetched), `max-stale` (a stale response within it is
+/// served, unless the response forbids it), `only-if-cached` (a stored response that may answer, or a `504` thrown
+/// with an ``OnlyIfCachedMiss`` behind it, never the network; also for a method or a conditional request the store
+/// never answers) and `stale-if-error` (as the response's). A request's `no-store`
 /// keeps the cache out of the call: nothing is stored, and nothing stored answers it. ``CacheRequestPolicy``
 /// writes these per request. Freshness and age follow
 /// RFC 9111 §4.2; without explicit freshness a response with `Last-Modified` is fresh for 10% of the time between
@@ -38,7 +39,8 @@ import NetworkingCore
 /// fields and the proxy's own (`Proxy-Authenticate`, `Proxy-Authentication-Info`, `Proxy-Authorization`) are
 /// neither stored nor served.
 ///
-/// **Not honoured:** `proxy-revalidate`; `Pragma`; `HEAD` and `206` responses (passed through, never stored). The Conformance
+/// **Not honoured:** `Pragma`; `HEAD` and `206` responses (passed through, never stored). `proxy-revalidate` is
+/// read in ``Mode/shared`` mode only, where it forbids serving the response stale. The Conformance
 /// article lists every rule with its test, and the deliberate departures.
 ///
 /// **Rules:** `GET` responses the client accepts (those `next` returns) are stored when RFC 9111 §3 allows, and a
@@ -49,10 +51,10 @@ import NetworkingCore
 /// are ignored (reported as ``HTTPCacheEvent/Kind/ignoredHeader``), never a crash.
 ///
 /// **Telling a cached response apart:** a response served from the store carries a `Cache-Status` field
-/// (RFC 9211): `Networking; hit`, `Networking; fwd=stale; fwd-status=304` after a revalidation, or
-/// `Networking; hit; detail=stale-while-revalidate` and `Networking; fwd=stale; detail=stale-if-error` for a stale
-/// response, and a hit
-/// carries its current `Age`; ``outcome(of:)`` reads the `Cache-Status`. The observer receives an
+/// (RFC 9211): `Networking; hit`, `Networking; fwd=stale; fwd-status=304` after a revalidation,
+/// `Networking; hit; detail=stale-while-revalidate`, `Networking; hit; detail=max-stale` and
+/// `Networking; fwd=stale; detail=stale-if-error` for a stale response (`Networking; detail=only-if-cached` on the
+/// `504` of an `only-if-cached` miss), and a hit carries its current `Age`; ``outcome(of:)`` reads the `Cache-Status`. The observer receives an
 /// ``HTTPCacheEvent`` for every decision.
 ///
 /// **Where in the chain:** always next to the wire, inside retry (a failed revalidation is retried like any
@@ -108,31 +110,38 @@ public struct HTTPCacheBehavior: RequestBehavior {
         let call = Call(
             key: Self.key(of: request, mode: mode), url: Self.key(of: request), name: context.requestName,
             clock: clock ?? context.clock, shared: mode == .shared)
+        let requestControl = CacheControl(fields: request.headerFields)
+        let answersFromStore = request.method == .get && !CacheValidation.isCallerConditional(request)
+        if requestControl.onlyIfCached && !answersFromStore {
+            return try onlyIfCachedMiss(
+                request, context: context, call: call,
+                reason: "only a GET without conditions of its own is answered from the store")
+        }
         if !Self.safeMethods.contains(request.method) {
             return try await sendUnsafe(request, call: call, next: next)
         }
-        guard request.method == .get, !CacheValidation.isCallerConditional(request) else {
-            return try await next(request)
-        }
-        let requestControl = CacheControl(fields: request.headerFields)
+        guard answersFromStore else { return try await next(request) }
         report(requestControl.problems, call)
         if requestControl.noStore {
             // §5.2.1.5: nothing of this exchange is stored; nor is the store read, as a request asking for no
             // trace expects (and as browsers do).
             if requestControl.onlyIfCached {
-                throw onlyIfCachedMiss(request, call: call, reason: "it also says no-store")
+                return try onlyIfCachedMiss(request, context: context, call: call, reason: "it also says no-store")
             }
             emit(.miss, call, "the request says no-store: the store is neither read nor written")
             return try await next(request)
         }
         guard let stored = await store.entry(forKey: call.key) else {
-            if requestControl.onlyIfCached { throw onlyIfCachedMiss(request, call: call, reason: "nothing is stored") }
+            if requestControl.onlyIfCached {
+                return try onlyIfCachedMiss(request, context: context, call: call, reason: "nothing is stored")
+            }
             emit(.miss, call)
             return try await fetch(request, call: call, next: next)
         }
         guard var entry = Self.variant(of: stored, matching: request.headerFields) else {
             if requestControl.onlyIfCached {
-                throw onlyIfCachedMiss(request, call: call, reason: "no stored variant matches its Vary headers")
+                return try onlyIfCachedMiss(
+                    request, context: context, call: call, reason: "no stored variant matches its Vary headers")
             }
             emit(.miss, call, "no stored variant matches this request's Vary headers")
             return try await fetch(request, call: call, next: next)
@@ -163,9 +172,12 @@ public struct HTTPCacheBehavior: RequestBehavior {
         if requestControl.onlyIfCached {
             let reason =
                 age < lifetime ? "the stored response is not fresh enough for it" : "the stored response is stale"
-            throw onlyIfCachedMiss(request, call: call, reason: reason)
+            return try onlyIfCachedMiss(request, context: context, call: call, reason: reason)
         }
-        if stale.allowed, let window = responseControl.staleWhileRevalidate, stale.staleness < window {
+        // Only a stale response is served while revalidating: one fresh but not fresh enough (min-fresh) waits.
+        if stale.allowed, stale.staleness >= 0, let window = responseControl.staleWhileRevalidate,
+            stale.staleness < window
+        {
             return serveWhileRevalidating(request, stale: stale, call: call, next: next)
         }
         guard let conditional = CacheValidation.conditionalRequest(request, for: entry) else {

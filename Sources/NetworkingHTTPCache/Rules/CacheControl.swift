@@ -9,8 +9,8 @@ import NetworkingCore
 /// or quoted strings; an unknown directive is ignored. When a directive repeats, the first occurrence wins
 /// (§4.2.1). A `max-age` whose value is not a number (`max-age=soon`, `max-age=-1`, `max-age`) makes the response
 /// stale: that is the safe reading of a value the server got wrong; a malformed `stale-while-revalidate` or
-/// `stale-if-error` (RFC 5861), or a request's malformed `max-stale` or `min-fresh`, is ignored, which allows no
-/// stale response at all. A number too large saturates at
+/// `stale-if-error` (RFC 5861), or a request's malformed `max-stale`, is ignored, which allows no stale response at
+/// all; a request's malformed `min-fresh` is ignored. A number too large saturates at
 /// 2,147,483,648 seconds, as §1.2.2 requires. Malformed text is reported through ``problems`` so the cache can log
 /// it at debug level.
 package struct CacheControl: Sendable, Hashable {
@@ -48,6 +48,8 @@ package struct CacheControl: Sendable, Hashable {
     package var minFresh: Int64?
     /// A request's `only-if-cached` (§5.2.1.7): a stored response or a `504`, never the network.
     package var onlyIfCached = false
+    /// `proxy-revalidate` (§5.2.2.8): as `must-revalidate`, for shared caches only.
+    package var proxyRevalidate = false
     /// Descriptions of malformed directives, for a debug log.
     package var problems: [String] = []
 
@@ -96,6 +98,7 @@ package struct CacheControl: Sendable, Hashable {
         case "max-stale": maxStale = argument == nil ? Self.maximumDeltaSeconds : seconds(argument, of: name)
         case "min-fresh": minFresh = seconds(argument, of: name)
         case "only-if-cached": onlyIfCached = true
+        case "proxy-revalidate": proxyRevalidate = true
         default: break
         }
     }

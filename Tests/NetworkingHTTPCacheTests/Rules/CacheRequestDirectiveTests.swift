@@ -42,6 +42,7 @@ import NetworkingTesting
             "max-age=1, max-stale=30, min-fresh=5"
         ),
         (CacheRequestPolicy(maxAge: .seconds(-3)), "max-age=0"),
+        (CacheRequestPolicy(minFresh: .milliseconds(1_100)), "min-fresh=2"),
         (CacheRequestPolicy(), ""),
     ])
     func policiesAreWrittenAsTheirDirectives(policy: CacheRequestPolicy, value: String) {

@@ -124,6 +124,69 @@ import Testing
         #expect(harness.sends == 2)
     }
 
+    /// §5.2.1.7: `only-if-cached` on a request the store never answers is a 504 too: nothing reaches the server.
+    @Test(
+        arguments: [
+            (HTTPMethod.post, ["Cache-Control": "only-if-cached"]),
+            (.head, ["Cache-Control": "only-if-cached"]),
+            (.get, ["Cache-Control": "only-if-cached", "If-None-Match": "\"v\""]),
+            (.get, ["Cache-Control": "only-if-cached", "Range": "bytes=0-1"]),
+        ] as [(HTTPMethod, [String: String])])
+    func onlyIfCachedNeverReachesTheNetworkWhateverTheRequest(method: HTTPMethod, fields: [String: String])
+        async throws
+    {
+        let headers = HTTPFields(fields)
+        let harness = try Self.aging(["Cache-Control": "max-age=60", "ETag": "\"v\""])
+        try await harness.get()
+        let error = try await expectNetworkError { try await harness.get(method: method, headers: headers) }
+        #expect(error?.kind == .unacceptableStatus(504) && error?.underlyingError is OnlyIfCachedMiss)
+        #expect(error?.builtRequest != nil && error?.sentRequest == nil)
+        #expect(harness.sends == 1)
+    }
+
+    /// §5.2.1.3 with RFC 5861 §3: a fresh response that will not stay fresh long enough is not served while it is
+    /// revalidated (that is for stale ones): the call waits for the server.
+    @Test func minFreshIsNotAnsweredWhileRevalidating() async throws {
+        let harness = try Self.aging(["Cache-Control": "max-age=100, stale-while-revalidate=1000", "ETag": "\"v\""])
+        try await harness.get()
+        let (response, _) = try await harness.get(headers: ["Cache-Control": "min-fresh=500"])
+        #expect(HTTPCacheBehavior.outcome(of: response) != .servedStale)
+        #expect(harness.sends == 2)
+    }
+
+    /// RFC 5861 §4: `stale-if-error` stands in for a failing server, not for an answer: a 503 gets the stale
+    /// response, a 404 or a 401 goes to the caller.
+    @Test(arguments: [(503, true), (404, false), (401, false)])
+    func staleIfErrorAnswersServerFailuresOnly(status: Int, served: Bool) async throws {
+        let failing = LockedBox(false)
+        let harness = try HTTPCacheHarness { _ in
+            failing.current ? (status, [:], "no") : (200, ["Cache-Control": "max-age=1, stale-if-error=600"], "stored")
+        }
+        try await harness.get()
+        harness.clock.advance(by: .seconds(10))
+        failing.withLock { $0 = true }
+        if served {
+            let (response, _) = try await harness.get()
+            #expect(HTTPCacheBehavior.outcome(of: response) == .servedStale)
+        } else {
+            let error = try await expectNetworkError { try await harness.get() }
+            #expect(error?.kind == .unacceptableStatus(status))
+        }
+    }
+
+    /// §5.2.2.8: in a shared cache `proxy-revalidate` is `must-revalidate`: never served stale, whatever `max-stale`
+    /// accepts; a private cache ignores it.
+    @Test(arguments: [(HTTPCacheBehavior.Mode.shared, 2), (.private, 1)])
+    func proxyRevalidateForbidsStaleInASharedCache(mode: HTTPCacheBehavior.Mode, sends: Int) async throws {
+        let harness = try HTTPCacheHarness(mode: mode) { _ in
+            (200, ["Cache-Control": "public, max-age=1, proxy-revalidate"], "stored")
+        }
+        try await harness.get()
+        harness.clock.advance(by: .seconds(10))
+        try await harness.get(headers: ["Cache-Control": "max-stale"])
+        #expect(harness.sends == sends)
+    }
+
     /// §3.1: the proxy's fields are neither stored nor served.
     @Test func theProxysFieldsAreNotServedFromTheStore() async throws {
         let harness = try Self.aging([
