@@ -14,17 +14,19 @@ extension BodyBuffer {
     /// - Throws: The transfer's error (after the client's mapping), the sink's error (mapped the same way), or
     ///   `CancellationError` when the stream or the calling task is cancelled.
     package func drain(into sink: @escaping @Sendable (Data) throws -> Void) async throws -> Int64 {
-        var failure: (any Error)?
         let (ending, demand, activity) = state.withLock {
             state -> (Ending?, (@Sendable () -> Void)?, (@Sendable () -> Void)?) in
             guard state.termination == nil, state.sink == nil else { return (nil, nil, nil) }
             state.unreadLimit = nil
             let buffered = state.chunks.removeAll()
             state.bufferedBytes = 0
-            for chunk in buffered where failure == nil {
-                failure = Self.writeThrough(chunk, to: sink, &state)
+            for chunk in buffered {
+                // Ended here, under the lock: the producer may have finished already (every chunk buffered), and
+                // a later `finish` leaves a stream that has an ending as it is.
+                if let failure = Self.writeThrough(chunk, to: sink, &state) {
+                    return (Self.fail(&state, with: failure), nil, nil)
+                }
             }
-            guard failure == nil else { return (nil, nil, nil) }
             state.sink = sink
             var demand: (@Sendable () -> Void)?
             if state.full {
@@ -37,10 +39,7 @@ extension BodyBuffer {
         }
         activity?()
         demand?()
-        if let failure { finish(.failed(failure)) }
-        if let (_, _, termination, observers, _) = ending, let termination {
-            for observer in observers { observer(termination) }
-        }
+        if let ending { Self.deliver(ending) }
         let termination = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<HTTPBody.Termination, Never>) in
@@ -67,6 +66,19 @@ extension BodyBuffer {
         } catch {
             return error
         }
+    }
+
+    /// Ends the stream with the sink's `error`, whatever the producer said before: the reader's failure comes
+    /// first (a producer that already finished had its chunks still waiting for the sink). The producer is told to
+    /// stop (its waits end, its demand handler is dropped).
+    package static func fail(_ state: inout State, with error: any Error) -> Ending {
+        _ = state.chunks.removeAll()
+        state.bufferedBytes = 0
+        state.ending = .failed(error)
+        let producers = state.demandWaiters
+        state.demandWaiters = []
+        state.onDemand = nil
+        return terminate(&state, demand: producers)
     }
 
     /// The most bytes this buffer ever held for its reader at once: what a write-through leaves at zero.

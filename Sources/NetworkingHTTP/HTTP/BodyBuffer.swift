@@ -57,14 +57,16 @@ package final class BodyBuffer: Sendable {
     /// Adds a chunk; returns whether the reader has room for more.
     package func yield(_ chunk: Data) -> Bool {
         guard !chunk.isEmpty else { return state.withLock { $0.ending == nil && !$0.full } }
-        var sinkError: (any Error)?
+        var sinkEnding: Ending?
         let (waiter, activity, room): (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?, Bool) =
             state.withLock { state in
                 guard state.ending == nil else { return (nil, nil, false) }
                 state.receivedBytes += Int64(chunk.count)
                 if let sink = state.sink {
-                    sinkError = Self.writeThrough(chunk, to: sink, &state)
-                    return (nil, state.onActivity, sinkError == nil)
+                    let activity = state.onActivity
+                    guard let failure = Self.writeThrough(chunk, to: sink, &state) else { return (nil, activity, true) }
+                    sinkEnding = Self.fail(&state, with: failure)
+                    return (nil, activity, false)
                 }
                 if let waiter = state.waiter {
                     state.waiter = nil
@@ -79,7 +81,7 @@ package final class BodyBuffer: Sendable {
             }
         activity?()
         waiter?.resume(returning: chunk)
-        if let sinkError { finish(.failed(sinkError)) }
+        if let sinkEnding { Self.deliver(sinkEnding) }
         return room
     }
 
@@ -106,7 +108,7 @@ package final class BodyBuffer: Sendable {
 
     /// Ends the stream; the reader gets the buffered chunks first, then the end or the error.
     package func finish(_ outcome: HTTPBody.Termination.Outcome) {
-        let (waiter, result, termination, observers, demand) = state.withLock { (state: inout State) -> Ending in
+        let ending = state.withLock { (state: inout State) -> Ending in
             if state.ending != nil {
                 // A reader that leaves chunks unread ends the stream as cancelled.
                 guard case .cancelled = outcome, state.termination == nil else {
@@ -130,7 +132,14 @@ package final class BodyBuffer: Sendable {
             }
             return Self.terminate(&state, demand: demand)
         }
-        for waiter in demand { waiter.resume(throwing: CancellationError()) }
+        Self.deliver(ending)
+    }
+
+    /// Hands out what ending the stream took out of the lock: the producers' waits end, the reader gets its
+    /// result, and the observers learn the termination.
+    package static func deliver(_ ending: Ending) {
+        let (waiter, result, termination, observers, producers) = ending
+        for producer in producers { producer.resume(throwing: CancellationError()) }
         waiter?.resume(with: result)
         if let termination { for observer in observers { observer(termination) } }
     }

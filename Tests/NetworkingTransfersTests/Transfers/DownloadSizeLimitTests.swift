@@ -4,6 +4,15 @@ import NetworkingTesting
 import Testing
 import NetworkingTestSupport
 
+/// Answers with a body whose producer has already yielded every chunk and finished.
+private struct CompleteBodyTransport: HTTPTransport {
+    let chunks: [Data]
+
+    func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+        (HTTPResponse(status: .ok), HTTPBody.complete(chunks))
+    }
+}
+
 /// `download(_:to:maximumSize:)`: no cap unless set; a cap refuses an announced size and stops a growing body.
 @Suite struct DownloadSizeLimitTests {
     private static func download(
@@ -47,6 +56,26 @@ import NetworkingTestSupport
         }
         #expect(error.kind == .transport(.responseTooLarge))
         #expect(error.message.contains("grew past 4500 bytes"))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(!FileManager.default.fileExists(atPath: destination.path + ".partial"))
+    }
+
+    /// The interleaving a serial test run hit (the call never returned): the producer has buffered every chunk and
+    /// finished before the download starts writing, and a buffered chunk passes the cap.
+    @Test(.timeLimit(.minutes(1))) func aCapPassedByABodyAlreadyCompleteFailsAndDoesNotHang() async throws {
+        let transport = CompleteBodyTransport(chunks: Self.chunks)
+        let folder = try DownloadTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("file.bin")
+        let call = try makeClient(transport: transport).download(
+            NetworkRequest<Data>(path: "/file"), to: destination, maximumSize: 4500)
+        do {
+            let result = try await call.value
+            Issue.record("expected the cap to stop the download, got \(result.byteCount) bytes")
+        } catch let error as NetworkError {
+            #expect(error.kind == .transport(.responseTooLarge))
+            #expect(error.message.contains("grew past 4500 bytes"))
+        }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(!FileManager.default.fileExists(atPath: destination.path + ".partial"))
     }
