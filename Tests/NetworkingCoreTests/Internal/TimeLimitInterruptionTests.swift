@@ -18,6 +18,8 @@ import NetworkingTestSupport
         let stops = LockedCounter()
         /// Whether the first call found an interruption to register with.
         let sawInterruption = LockedBox(false)
+        /// Whether the first call's transfer is registered (or refused): the test passes the limit only then.
+        let registered = LockedBox(false)
 
         func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
             hits.increment()
@@ -36,6 +38,7 @@ import NetworkingTestSupport
                     stops.increment()
                     stop()
                 }
+                registered.withLock { $0 = true }
                 if registration == nil { stop() }
             }
             throw CancellationError()
@@ -77,6 +80,9 @@ import NetworkingTestSupport
             return (outcome, Task.isCancelled)
         }
         await clock.waitForTimers(1)
+        // The timer is set before the operation runs: passing the limit before the transfer registers would test
+        // the refusal of a late registration instead (a serial run under ThreadSanitizer got there first).
+        try await BehaviorFakes.waitUntil { transport.registered.current }
         clock.advance(by: .seconds(4))
         #expect(transport.stops.value == 0, "nothing is stopped before the limit")
         clock.advance(by: .seconds(1))
