@@ -195,6 +195,7 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
             if let spooled { try? FileManager.default.removeItem(at: spooled) }
             throw error
         }
+        calls.synchronizeWithDelegate()
         if let spooled { head.1.onTermination { _ in try? FileManager.default.removeItem(at: spooled) } }
         return head
     }
