@@ -86,7 +86,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// task is cancelled or the attempt's time limit interrupts it (``TransferInterruption``).
     func start() async throws -> Head {
         let interruption = TransferInterruption.current
-        return try await withTaskCancellationHandler {
+        let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Head, any Error>) in
                 let waiting = shared.withLock { shared in
                     guard !shared.ended else { return false }
@@ -105,6 +105,11 @@ final class CurlTransfer: @unchecked Sendable {
         } onCancel: {
             stop()
         }
+        // The loop can hand the head over before this task has suspended, a runtime path ThreadSanitizer does not
+        // see (swiftlang/swift#57803): taking the lock the loop released after making the body orders the two for
+        // it. One uncontended lock per call.
+        shared.withLock { _ in }
+        return head
     }
 
     /// Stops the transfer from the caller's side: its caller, if still waiting, gets `CancellationError`, and the
