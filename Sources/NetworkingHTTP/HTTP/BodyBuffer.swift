@@ -168,7 +168,8 @@ package final class BodyBuffer: Sendable {
 
     /// The next chunk, waiting for one; `nil` at the end.
     package func next() async throws -> Data? {
-        try await withTaskCancellationHandler {
+        var waited = false
+        let chunk = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let (result, demand, activity, termination, observers) = state.withLock {
                     (state: inout State) -> Step in
@@ -199,6 +200,7 @@ package final class BodyBuffer: Sendable {
                         return (.failure(error), nil, nil, nil, [])
                     }
                     state.waiter = continuation
+                    waited = true
                     return (nil, nil, nil, nil, [])
                 }
                 if let termination { for observer in observers { observer(termination) } }
@@ -209,6 +211,10 @@ package final class BodyBuffer: Sendable {
         } onCancel: {
             finish(.cancelled)
         }
+        // A producer can hand a chunk over before this task has suspended, a runtime path ThreadSanitizer does not
+        // see (swiftlang/swift#57803); the lock the producer released after making the chunk orders the two for it.
+        if waited { state.withLock { _ in } }
+        return chunk
     }
 
     private static func result(of outcome: HTTPBody.Termination.Outcome) -> Result<Data?, any Error> {
