@@ -83,7 +83,7 @@ extension RealServerTests {
                 }
                 return (received, threads)
             }
-            #expect(received == DownloadRealServerTests.expected(size))
+            #expect(received == RealServerTests.DownloadRealServerTests.expected(size))
             #expect(threads == ["NetworkingCurl"])
             #expect(try await FaultServer.hits(key).count == 1)
         }
