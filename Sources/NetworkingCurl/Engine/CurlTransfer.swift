@@ -105,10 +105,8 @@ final class CurlTransfer: @unchecked Sendable {
         } onCancel: {
             stop()
         }
-        // The loop can hand the head over before this task has suspended, a runtime path ThreadSanitizer does not
-        // see (swiftlang/swift#57803): taking the lock the loop released after making the body orders the two for
-        // it. One uncontended lock per call.
-        shared.withLock { _ in }
+        // The loop may hand the head over before this task has suspended; it released this lock after making the body.
+        shared.synchronize()
         return head
     }
 

@@ -211,9 +211,8 @@ package final class BodyBuffer: Sendable {
         } onCancel: {
             finish(.cancelled)
         }
-        // A producer can hand a chunk over before this task has suspended, a runtime path ThreadSanitizer does not
-        // see (swiftlang/swift#57803); the lock the producer released after making the chunk orders the two for it.
-        if waited { state.withLock { _ in } }
+        // A producer may hand the chunk over before this task has suspended; it released this lock after making it.
+        if waited { state.synchronize() }
         return chunk
     }
 

@@ -94,15 +94,6 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         return false
     }
 
-    /// Orders what the delegate made before handing a head over (under the table's lock) before what the caller
-    /// does next, in a way ThreadSanitizer can see. A lone call starts its task before its caller has suspended, so
-    /// the head can be handed over before the await completes; the runtime's path for that carries no annotation
-    /// for the sanitizer, which then reports the body's objects as raced (swiftlang/swift#57803). One uncontended
-    /// lock per call.
-    func synchronizeWithDelegate() {
-        table.withLock { _ in }
-    }
-
     /// Runs `block` on ``queue``, which creates, resumes and cancels tasks in order. When `call` is the only call in
     /// flight and nothing waits on the queue, it runs through `sync`, on this thread: nothing can make it wait, and
     /// the thread hop is spared. Otherwise it goes `async`, so a busy queue never holds the caller's thread.

@@ -195,7 +195,8 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
             if let spooled { try? FileManager.default.removeItem(at: spooled) }
             throw error
         }
-        calls.synchronizeWithDelegate()
+        // A lone call starts its task before suspending, so its head may be handed over first (LockedBox.synchronize).
+        calls.table.synchronize()
         if let spooled { head.1.onTermination { _ in try? FileManager.default.removeItem(at: spooled) } }
         return head
     }
