@@ -99,7 +99,18 @@ Socket faults
     /malformed-header?kind=K       raw 200 with a 10-byte JSON body and a broken
                                    header, then close: no-colon, empty-name,
                                    two-lengths (5, then 10), two-lengths-last-shorter
-                                   (10, then 5)
+                                   (10, then 5), length-list (one field "10, 4"),
+                                   length-list-same (one field "10, 10": valid)
+    /status-line?kind=K            raw response with the 10-byte JSON body under the
+                                   status line K, then close: lowercase-name
+                                   ("Http/1.1 200 OK"), no-reason ("HTTP/1.1 200"),
+                                   empty-reason ("HTTP/1.1 200 ")
+    /with-trailers?announce=A&late_ms=N
+                                   chunked 200 "hello trailers" followed by three
+                                   trailer fields, then close; announce=1 names them
+                                   in a Trailer field; late_ms=N sends the last chunk
+                                   and the trailers N ms after the body; then records
+                                   a hit under K/trailers-sent
 TLS (self-signed certificate made with the openssl command at start)
     /__tls                         on the plain listener: {"port": P, "connections":
                                    N, "handshakes": {"ok": A, "failed": B}}, or 503
@@ -619,6 +630,8 @@ MALFORMED_HEADERS = {
     "empty-name": b": value with no name\r\nContent-Length: 10\r\n",
     "two-lengths": b"Content-Length: 5\r\nContent-Length: 10\r\n",
     "two-lengths-last-shorter": b"Content-Length: 10\r\nContent-Length: 5\r\n",
+    "length-list": b"Content-Length: 10, 4\r\n",
+    "length-list-same": b"Content-Length: 10, 10\r\n",
 }
 
 @route(r"/malformed-header")
@@ -628,6 +641,45 @@ def malformed_header(h):
         return h.reply_json(400, {"error": "kind must be one of " + ", ".join(MALFORMED_HEADERS)})
     h.raw_then_close(OK_LINE + b"Content-Type: application/json\r\n" + MALFORMED_HEADERS[kind]
                      + b'Connection: close\r\n\r\n{"a": 123}')  # a 10-byte body
+
+STATUS_LINES = {
+    "lowercase-name": b"Http/1.1 200 OK",  # RFC 9112 §2.3: HTTP-name is case-sensitive, so not a status line
+    "no-reason": b"HTTP/1.1 200",  # RFC 9112 §4: the reason phrase is optional (and its space, for robustness)
+    "empty-reason": b"HTTP/1.1 200 ",
+}
+
+@route(r"/status-line")
+def status_line(h):
+    kind = h.query.get("kind", "")
+    if kind not in STATUS_LINES:
+        return h.reply_json(400, {"error": "kind must be one of " + ", ".join(STATUS_LINES)})
+    h.raw_then_close(STATUS_LINES[kind] + b"\r\nContent-Type: application/json\r\nContent-Length: 10\r\n"
+                     b'Connection: close\r\n\r\n{"a": 123}')
+
+TRAILER_NAMES = b"X-Checksum, X-Record-Count, X-Note"
+TRAILER_SECTION = b"X-Checksum: 9e4a7c1d\r\nX-Record-Count: 1\r\nX-Note: done\r\n"
+
+@route(r"/with-trailers")
+def with_trailers(h):
+    """A chunked body followed by a trailer section (RFC 9112 §7.1.2): what ends the process inside Linux's
+    Foundation (Tests/README.md L17). The last chunk and the trailers go in the same write as the body, or
+    late_ms later (the transport then has time to refuse a head that announced them)."""
+    late = capped_ms(h.query.get("late_ms", "0"), 0) / 1000
+    head = OK_LINE + b"Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+    if h.query.get("announce") == "1":
+        head += b"Trailer: " + TRAILER_NAMES + b"\r\n"
+    body = b"hello trailers"
+    first = head + b"\r\n" + b"%x\r\n" % len(body) + body + b"\r\n"
+    end = b"0\r\n" + TRAILER_SECTION + b"\r\n"
+    if late:
+        h.raw(first)
+        time.sleep(late)
+        h.raw_then_close(end)
+    else:
+        h.raw_then_close(first + end)
+    if "key" in h.query:  # the trailer section is on its way (or the client had gone): K/trailers-sent
+        HITS.record(h.query["key"] + "/trailers-sent", {
+            "method": h.command, "path": h.route_path, "headers": {}, "raw_headers": [], "body": ""})
 
 
 # ------------------------------------------------------ streamed responses

@@ -26,6 +26,12 @@ package struct CurlHeadParser {
         if bytes.isEmpty { return endOfHead() }
         if bytes.starts(with: Self.httpSlash) {
             readStatus(bytes)
+        } else if bytes.count >= 5, zip(bytes, Self.httpSlash).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) }) {
+            // libcurl takes `Http/1.1 200 OK` for a status line (it compares without case); RFC 9112 §2.3 does not.
+            code = nil
+            failure =
+                "the response's status line does not begin with \"HTTP/\" (HTTP-name is case-sensitive, RFC 9112 §2.3):"
+                + " \(String(decoding: bytes.prefix(40), as: UTF8.self))"
         } else if let first = bytes.first, first == 0x20 || first == 0x09, !fields.isEmpty {
             // An obsolete folded line (RFC 9112 §5.2) continues the previous field's value.
             var last = fields[fields.count - 1]

@@ -14,14 +14,13 @@ extension URLSessionTransportDelegate {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable. libcurl frames by the
-        // last one, which can cut the body short while the call looks successful.
-        // Foundation joins repeated fields with commas, so a single length (the common case) has none.
-        if let lengths = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length"),
-            lengths.utf8.contains(UInt8(ascii: ",")),
-            Set(lengths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }).count > 1
+        // RFC 9112 §6.3: a Content-Length with differing values (two fields, or one list) or an invalid one makes
+        // the framing unrecoverable; libcurl frames by one of them, which can cut the body short while the call looks
+        // successful. On Linux, announced trailers are refused too (`refusal(of:)`).
+        if let head = response as? HTTPURLResponse,
+            let refusal = Self.refusal(of: head, method: withCall(of: dataTask) { call, _ in call.method })
         {
-            fail(dataTask, .other, "the response has conflicting Content-Length values (\(lengths))")
+            fail(dataTask, .other, refusal)
             completionHandler(.cancel)
             return
         }
@@ -148,6 +147,16 @@ extension URLSessionTransportDelegate {
         guard nsError.domain == NSURLErrorDomain else { return TransportError(.other, "\(error)") }
         if nsError.code == NSURLErrorCancelled { return CancellationError() }
         let message = nsError.userInfo[NSLocalizedDescriptionKey] as? String ?? error.localizedDescription
+        // libcurl's words when Foundation's header callback refused a line (Linux): say which lines it cannot read.
+        // RFC 9112 §4 makes the reason phrase optional, but Foundation splits a status line on two spaces
+        // (`String.splitRequestLine` in HTTPMessage.swift): `HTTP/1.1 200` ends the call here, never as a response.
+        if nsError.code == NSURLErrorUnknown, message == "Failed writing header" {
+            return TransportError(
+                .other,
+                message + ": Foundation's header parser refused the response head (a status line without a reason"
+                    + " phrase, such as \"HTTP/1.1 200\", or a header line without a name or not in UTF-8)",
+                urlErrorCode: nsError.code)
+        }
         return TransportError(urlErrorCode: nsError.code, message: message)
     }
 }

@@ -26,7 +26,12 @@ import NetworkingTLS
 ///   `Accept-Encoding` when a request has none and decodes gzip and deflate itself, the body of a 3xx that is not
 ///   followed is lost, a produced request body is collected in a temporary file before it is sent, and a body
 ///   cancelled while it streams at full speed is read until the server stops, holding up other sessions' new
-///   requests meanwhile.
+///   requests meanwhile. Foundation reads the status line itself: `HTTP/1.1 200` (no reason phrase) fails the call,
+///   and `Http/1.1 200 OK` passes as a 200.
+/// - **Trailer fields stop the process on Linux** (FoundationNetworking traps on them, through Swift 6.3). The
+///   transport refuses a request with `TE: trailers` before sending it, and a response whose head announces trailers
+///   (`Trailer`), cancelling its task before they arrive; trailers a server sends with the body without announcing
+///   them still stop the process. Use the libcurl transport, the Linux default, for servers that send trailers.
 public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
     /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
@@ -141,6 +146,7 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
                     + " nothing was sent. On Linux, use the libcurl transport or add the authority to the system store",
                 secureConnectionFailure: .certificate)
         }
+        if let reason = URLSessionTransportDelegate.refusal(of: original) { throw TransportError(.other, reason) }
         let request: HTTPRequest
         let spooled: URL?
         do {

@@ -90,6 +90,25 @@ import NetworkingTestSupport
         #expect(completed == nil && !parser.isComplete)
     }
 
+    /// RFC 9112 §2.3: HTTP-name is `%x48.54.54.50` ("HTTP"), case-sensitive; libcurl hands `Http/1.1 200 OK` on as a status line.
+    @Test(arguments: ["Http/1.1 200 OK\r\n", "http/1.1 200 OK\r\n", "HTTp/1.1 200 OK: x\r\n", "hTTP/2 200\r\n"])
+    func aStatusLineWhoseHTTPNameIsNotUppercaseIsRefused(line: String) {
+        let (parser, completed) = Self.parse([line, "Content-Length: 2\r\n", "\r\n"])
+        #expect(
+            parser.failure?.contains("HTTP-name is case-sensitive") == true, "\(String(describing: parser.failure))")
+        #expect(completed == nil && !parser.isComplete)
+    }
+
+    /// RFC 9112 §4: the reason phrase is optional; a status line without it (even without its space) is read.
+    @Test(arguments: ["HTTP/1.1 200\r\n", "HTTP/1.1 200 \r\n"])
+    func aStatusLineWithoutAReasonPhraseIsRead(line: String) {
+        let (parser, completed) = Self.parse([line, "Content-Length: 2\r\n", "\r\n"])
+        #expect(parser.failure == nil)
+        #expect(completed == 2)
+        #expect(parser.code == 200)
+        #expect(parser.reason == "")
+    }
+
     @Test func equalRepeatedLengthsAreOneLength() {
         let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "Content-Length: 5\r\n", "\r\n"])
         #expect(parser.failure == nil)
