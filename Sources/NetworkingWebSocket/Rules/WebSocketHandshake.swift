@@ -18,13 +18,12 @@ package enum WebSocketHandshake {
         SHA1.digest(Data((key + guid).utf8)).base64EncodedString()
     }
 
-    /// The fields of an opening handshake (§4.1, items 5–10) but the key, which each attempt makes afresh: `Upgrade`,
-    /// `Connection`, `Sec-WebSocket-Version: 13`, and `Sec-WebSocket-Protocol` when subprotocols are offered. No
-    /// `Sec-WebSocket-Extensions`: none is offered.
+    /// The fields of an opening handshake (§4.1, items 5–10) but two: `Upgrade: websocket`,
+    /// `Sec-WebSocket-Version: 13`, and `Sec-WebSocket-Protocol` when subprotocols are offered. The key each attempt
+    /// makes afresh; `Connection: Upgrade` the transport writes, as it owns the connection (the client refuses
+    /// `Connection` from anyone else). No `Sec-WebSocket-Extensions`: none is offered.
     package static func requestFields(subprotocols: [String]) -> [(HTTPField.Name, String)] {
-        var fields: [(HTTPField.Name, String)] = [
-            (.upgrade, "websocket"), (.connection, "Upgrade"), (.secWebSocketVersion, "13"),
-        ]
+        var fields: [(HTTPField.Name, String)] = [(.upgrade, "websocket"), (.secWebSocketVersion, "13")]
         if !subprotocols.isEmpty { fields.append((.secWebSocketProtocol, subprotocols.joined(separator: ", "))) }
         return fields
     }
