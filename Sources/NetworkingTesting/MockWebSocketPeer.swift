@@ -9,7 +9,7 @@ import NetworkingWebSocket
 ///
 /// ```swift
 /// let server = MockWebSocketServer { peer in
-///     let hello = try await peer.receive()          // the client's first message
+///     #expect(try await peer.receive() == .text("hi"))  // the client's first message
 ///     try await peer.send(.text("welcome"))
 ///     try await peer.close(.normalClosure, reason: "bye")
 /// }

@@ -6,6 +6,7 @@ import NetworkingCore
 /// `NetworkError/webSocketError`).
 ///
 /// ```swift
+/// let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
 /// do {
 ///     for try await message in socket.messages { handle(message) }
 /// } catch let error as NetworkError where error.webSocketError?.kind == .messageTooBig {

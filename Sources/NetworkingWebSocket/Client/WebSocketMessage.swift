@@ -3,6 +3,7 @@ import Foundation
 /// One WebSocket message, whole: a text or binary message of any number of frames, reassembled (RFC 6455 §5.6).
 ///
 /// ```swift
+/// let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
 /// try await socket.send(.text("hello"))
 /// for try await message in socket.messages {
 ///     switch message {

@@ -3,6 +3,7 @@ import Foundation
 /// The status code of a WebSocket closing handshake (RFC 6455 §7.4), sent and received in close frames.
 ///
 /// ```swift
+/// let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
 /// try await socket.close(.normalClosure, reason: "bye")
 /// try await socket.close(WebSocketCloseCode(rawValue: 4001), reason: "logged out")  // a code of the application
 /// ```

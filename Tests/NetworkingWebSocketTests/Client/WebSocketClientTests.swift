@@ -9,8 +9,10 @@ import NetworkingWebSocket
 /// `NetworkClient.webSocket` on the mock server: messages both ways, the closing handshake, and the handshake
 /// through the behavior chain.
 @Suite struct WebSocketClientTests {
+    /// A client on `mock` whose clock never moves by itself: a closing handshake waits for the mock server, never
+    /// for the close timeout, however slowly the server's task gets to run.
     static func client(_ mock: MockTransport, behavior: any RequestBehavior = EmptyBehavior()) throws -> NetworkClient {
-        try makeClient(transport: mock, behavior: behavior)
+        try makeClient(transport: mock, behavior: behavior, clock: TestClock())
     }
 
     /// Every message of `socket`, until it ends.
@@ -35,8 +37,9 @@ import NetworkingWebSocket
         #expect(try await Self.collect(socket) == [.text("hello"), .binary(Data([0, 1, 2]))])
         #expect(socket.closeCode == .normalClosure)
         #expect(socket.closeReason == "bye")
+        try await socket.close()  // returns once the server closed the connection
         // §5.5.1: the client echoed the server's code.
-        #expect(await eventually { server.connections.first?.receivedCloseCode == .normalClosure })
+        #expect(server.connections.first?.receivedCloseCode == .normalClosure)
     }
 
     @Test func theClientsCloseRunsTheHandshakeWithItsCodeAndReason() async throws {
@@ -134,7 +137,8 @@ import NetworkingWebSocket
         #expect(error?.webSocketError?.kind == test.kind)
         #expect(error?.webSocketError?.closeCode == test.code)
         #expect(error?.requestName == "GET /chat")
-        #expect(await eventually { server.connections.first?.receivedCloseCode == test.code })
+        try await socket.close()  // the closing handshake the failure began: returns once the server closed
+        #expect(server.connections.first?.receivedCloseCode == test.code)
         #expect(socket.closeCode == test.code)
     }
 
@@ -162,6 +166,7 @@ import NetworkingWebSocket
         await started.wait()
         reader.cancel()
         await #expect(throws: CancellationError.self) { try await reader.value }
-        #expect(await eventually { server.connections.first?.receivedCloseCode == .goingAway })
+        try await socket.close()  // the closing handshake the cancellation began: returns once the server closed
+        #expect(server.connections.first?.receivedCloseCode == .goingAway)
     }
 }

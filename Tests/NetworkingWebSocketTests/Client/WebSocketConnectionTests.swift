@@ -58,7 +58,7 @@ import NetworkingWebSocket
             }
         }
         let transport = RawTransport()
-        let client = try makeClient(transport: transport)
+        let client = try makeClient(transport: transport, clock: TestClock())
         let socket = try await client.webSocket(
             WebSocketRequest(path: "/raw"), behavior: EmptyBehavior(), random: random)
         let server = try #require(transport.server.current)
@@ -99,7 +99,7 @@ import NetworkingWebSocket
             }
             try await peer.close()
         }
-        let client = try makeClient(transport: MockTransport().stubWebSocket("/flood", server))
+        let client = try makeClient(transport: MockTransport().stubWebSocket("/flood", server), clock: TestClock())
         var request = WebSocketRequest(path: "/flood")
         request.bufferLimit = 128 * 1024
         let socket = try await client.webSocket(request)
