@@ -43,7 +43,7 @@ public final class MockWebSocketPeer: Sendable {
     public var receivedPongs: [Data] { record.withLock { $0.pongs } }
     /// The payloads of the pings the client sent (each answered with a pong).
     public var receivedPings: [Data] { record.withLock { $0.pings } }
-    /// The code of the client's close frame (``WebSocketCloseCode/noStatusReceived`` when it had none); `nil` before
+    /// The code of the client's close frame (`WebSocketCloseCode/noStatusReceived` when it had none); `nil` before
     /// one came.
     public var receivedCloseCode: WebSocketCloseCode? {
         record.withLock { $0.closeCode.map { $0 ?? .noStatusReceived } }
@@ -129,7 +129,7 @@ public final class MockWebSocketPeer: Sendable {
     /// (recording the messages before it), then closes the connection.
     ///
     /// - Parameters:
-    ///   - code: The code; ``WebSocketCloseCode/normalClosure`` by default.
+    ///   - code: The code; `WebSocketCloseCode/normalClosure` by default.
     ///   - reason: Why, in words.
     public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async throws {
         let send = record.withLock { record in

@@ -20,7 +20,7 @@ extension NetworkClient {
     /// too (it joins buffered calls only). A behavior that answers the handshake itself, without the server, fails
     /// the call: only a server opens a connection. Redirects are not followed (a `3xx` is an unacceptable status).
     ///
-    /// The client's transport must be a ``WebSocketTransport``. The attempt timeout limits the wait for the
+    /// The client's transport must be a `WebSocketTransport`. The attempt timeout limits the wait for the
     /// server's answer; the connection itself has no time limit.
     ///
     /// - Parameters:
@@ -28,7 +28,7 @@ extension NetworkClient {
     ///   - behavior: Behavior for this handshake only; the client-wide behavior wraps it.
     /// - Returns: The open connection.
     /// - Throws: `NetworkError`: `unacceptableStatus` for an answer other than `101` (with the body's first 64 KiB),
-    ///   `transport(other)` with a ``WebSocketError`` of kind `invalidHandshake` when the `101` breaks RFC 6455 §4.1
+    ///   `transport(other)` with a `WebSocketError` of kind `invalidHandshake` when the `101` breaks RFC 6455 §4.1
     ///   or `unsupportedTransport` when the transport cannot open WebSockets, `invalidRequest` for a bad request
     ///   (a subprotocol that is not a token), or any failure a call has; `CancellationError` when cancelled.
     public func webSocket(

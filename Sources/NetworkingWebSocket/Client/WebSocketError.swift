@@ -75,6 +75,6 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension NetworkError {
-    /// The ``WebSocketError`` behind this error, for a failure of a WebSocket.
+    /// The `WebSocketError` behind this error, for a failure of a WebSocket.
     public var webSocketError: WebSocketError? { underlyingError as? WebSocketError }
 }
