@@ -78,3 +78,8 @@ extension NetworkError {
     /// The `WebSocketError` behind this error, for a failure of a WebSocket.
     public var webSocketError: WebSocketError? { underlyingError as? WebSocketError }
 }
+
+extension WebSocketError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}
