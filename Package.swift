@@ -11,8 +11,8 @@ import PackageDescription
 //   CCurlShim, NetworkingCurl the libcurl transport: libcurl found at run time (dlopen), declared by our own C target
 //   NetworkingTransports      the platform's default transport, picked between the two (the only other target that
 //                             names them)
-//   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers: each on
-//                             Core only
+//   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers,
+//                             WebSocket: each on Core only
 //   NetworkingFixtures        the fixture transport, recording and replay, drift reports: what an app may ship in a
 //                             debug build, apart from the mocks
 //   NetworkingTesting         mocks, the test clock, the hook trace; re-exports NetworkingFixtures
@@ -50,16 +50,19 @@ let package = Package(
         .target(name: "NetworkingObservability", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingTransfers", dependencies: ["NetworkingCore"]),
         .target(name: "NetworkingModifiers", dependencies: ["NetworkingCore"]),
+        .target(name: "NetworkingWebSocket", dependencies: ["NetworkingCore"]),
         .target(
             name: "Networking",
             dependencies: [
                 "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingTransports", "NetworkingAuth",
                 "NetworkingResilience", "NetworkingHTTPCache", "NetworkingCookies", "NetworkingObservability",
-                "NetworkingTransfers", "NetworkingModifiers",
+                "NetworkingTransfers", "NetworkingModifiers", "NetworkingWebSocket",
             ]
         ),
         .target(name: "NetworkingFixtures", dependencies: ["NetworkingHTTP", "NetworkingCore"]),
-        .target(name: "NetworkingTesting", dependencies: ["NetworkingHTTP", "NetworkingCore", "NetworkingFixtures"]),
+        .target(
+            name: "NetworkingTesting",
+            dependencies: ["NetworkingHTTP", "NetworkingCore", "NetworkingFixtures", "NetworkingWebSocket"]),
         .executableTarget(
             name: "Demo",
             dependencies: ["Networking", "NetworkingFixtures"],
@@ -98,6 +101,9 @@ let package = Package(
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
             name: "NetworkingTransfersTests",
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        .testTarget(
+            name: "NetworkingWebSocketTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
         .testTarget(
             name: "NetworkingCurlTests",

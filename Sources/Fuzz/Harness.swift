@@ -27,6 +27,8 @@ enum Harness: String, CaseIterable {
     case drift
     /// Paths and queries built from user values.
     case url
+    /// The WebSocket frame reader (RFC 6455 §5).
+    case webSocket = "websocket"
 
     func run(_ data: Data) {
         switch self {
@@ -42,6 +44,7 @@ enum Harness: String, CaseIterable {
         case .manifest: Self.manifest(data)
         case .drift: Self.drift(data)
         case .url: Self.url(data)
+        case .webSocket: Self.webSocketFrames(data)
         }
     }
 

@@ -9,6 +9,7 @@
 @_exported import NetworkingTLS
 @_exported import NetworkingTransfers
 @_exported import NetworkingTransports
+@_exported import NetworkingWebSocket
 
 // The API speaks Foundation's types (`URL`, `Data`, `Date`, `URLRequest`): `import Networking` brings them, so a
 // sample of the guides compiles with that one import, on Linux too, where `URLRequest` is FoundationNetworking's.

@@ -157,6 +157,8 @@ extension MockTransport {
         var records: [RecordedRequest] = []
         /// Streamed bodies still being produced.
         var openStreams = 0
+        /// The WebSocket stubs (``MockTransport/stubWebSocket(_:_:)``), in the order they were added.
+        var webSocketStubs: [(StubMatcher, MockWebSocketServer)] = []
 
         /// Picks the most specific matching stub (the latest on a tie) and advances its script.
         mutating func nextAction(for request: RecordedRequest) -> Action {

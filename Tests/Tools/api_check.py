@@ -23,7 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MODULES = [
     "NetworkingHTTP", "NetworkingCore", "NetworkingTLS", "NetworkingURLSession", "NetworkingCurl",
     "NetworkingTransports", "NetworkingAuth", "NetworkingResilience", "NetworkingHTTPCache", "NetworkingCookies",
-    "NetworkingObservability", "NetworkingTransfers", "NetworkingModifiers", "Networking", "NetworkingFixtures",
+    "NetworkingObservability", "NetworkingTransfers", "NetworkingModifiers", "NetworkingWebSocket", "Networking",
+    "NetworkingFixtures",
     "NetworkingTesting",
 ]
 VERSION = re.compile(r"^## \[(\d+)\.(\d+)\.(\d+)\]", re.M)

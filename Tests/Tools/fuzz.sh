@@ -17,14 +17,14 @@ $swift build --target Fuzz --scratch-path $build -Xswiftc -sanitize=fuzzer,addre
 # linked here: the harness module, the library modules and the C shim (no test target, no other executable).
 modules="Fuzz Networking NetworkingAuth NetworkingCookies NetworkingCore NetworkingCurl NetworkingFixtures NetworkingHTTP
 NetworkingHTTPCache NetworkingModifiers NetworkingObservability NetworkingResilience NetworkingTLS NetworkingTransfers
-NetworkingTransports NetworkingURLSession CCurlShim"
+NetworkingTransports NetworkingURLSession NetworkingWebSocket CCurlShim"
 objects=()
 for module in $modules; do objects+=("$build"/debug/"$module".build/*.o); done
 swiftc -sanitize=fuzzer,address -emit-executable -o $build/fuzz-harness "${objects[@]}" -lFoundationNetworking \
     -lFoundation 2>&1 | grep -v "Cannot export local symbol" || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(head fields set-cookie dates cache-control retry-after events lines charset
-    manifest drift url)
+    manifest drift url websocket)
 failed=0
 for harness in "${harnesses[@]}"; do
     corpus=$build/corpus/$harness

@@ -45,7 +45,8 @@ import NetworkingCore
 ///
 /// **Rules:** `GET` responses the client accepts (those `next` returns) are stored when RFC 9111 §3 allows, and a
 /// `POST` response with explicit freshness whose `Content-Location` is the request URL is stored for later `GET`s.
-/// A request that sets a conditional or `Range` header itself passes through untouched. A `POST`, `PUT`, `PATCH`,
+/// A request that sets a conditional or `Range` header itself passes through untouched, and so does a request
+/// asking to switch protocols (an `Upgrade` field: a WebSocket's opening handshake), which nothing stored answers. A `POST`, `PUT`, `PATCH`,
 /// `DELETE` or other unsafe method answered with a 2xx or 3xx removes the stored response for its URL and for
 /// same-origin `Location` and `Content-Location`. Malformed `Cache-Control`, `Expires`, `Date` and `Age` values
 /// are ignored (reported as ``HTTPCacheEvent/Kind/ignoredHeader``), never a crash.
@@ -63,6 +64,9 @@ import NetworkingCore
 public struct HTTPCacheBehavior: RequestBehavior {
     /// `BehaviorPlacement/cache`: next to the wire: the key is the request as sent, credentials included.
     public var placement: BehaviorPlacement { .cache }
+
+    /// `Upgrade`, whose presence keeps the cache out of a call.
+    static let upgrade = HTTPField.Name("Upgrade")
 
     /// The `Cache-Status` member name this cache writes (RFC 9211).
     public static let cacheName = "Networking"
@@ -107,6 +111,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
             HTTPResponse, HTTPResponse.Body
         )
     {
+        // A request to switch protocols (RFC 9110 §7.8: a WebSocket's handshake) asks for a connection, which no
+        // stored response can give, and its answer is no response to store.
+        if request.headerFields.contains(Self.upgrade) { return try await next(request) }
         let call = Call(
             key: Self.key(of: request, mode: mode), url: Self.key(of: request), name: context.requestName,
             clock: clock ?? context.clock, shared: mode == .shared)

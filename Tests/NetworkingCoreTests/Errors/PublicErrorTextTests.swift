@@ -47,6 +47,10 @@ import Testing
             FixtureError(.missingFixture, request: "GET /x", file: "x.GET.json", directory: "/f", reason: "")
         ),
         (
+            "WebSocketError",
+            WebSocketError(.protocolViolation, message: "a frame has the reserved opcode 3", closeCode: .protocolError)
+        ),
+        (
             "RecordingError",
             RecordingError(.notRecorded, request: "GET /x", directory: "/f", reason: "no recording matches")
         ),

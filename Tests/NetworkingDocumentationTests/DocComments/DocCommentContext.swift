@@ -56,6 +56,7 @@ let error: any Error = CancellationError()
 
 func persist<Value>(_ value: Value) {}
 func handle(_ chunk: Data) {}
+func handle(_ message: WebSocketMessage) {}
 func connect(lastEventID: String?) async throws -> (Int, AsyncThrowingStream<Data, any Error>) { (200, chunks) }
 func report(_ error: any Error) {}
 func showNotFound() {}

@@ -648,8 +648,16 @@ import Testing
     }
 }
 
+// Sources/NetworkingTesting/MockTransport+WebSocket.swift:9
+@Sendable func docSample73_MockTransport_WebSocket() async throws {
+    let server = MockWebSocketServer.sending([.text("hello")])
+    let mock = MockTransport().stubWebSocket("/chat", server)
+    let _ = server
+    let _ = mock
+}
+
 // Sources/NetworkingTesting/MockTransport.swift:9
-@Sendable func docSample73_MockTransport() async throws {
+@Sendable func docSample74_MockTransport() async throws {
     let mock = MockTransport()
         .stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
         .stub(.get, "/users/2", .serviceUnavailable(retryAfter: 1), .success(User(id: 2, name: "Lin")))
@@ -661,8 +669,30 @@ import Testing
     let _ = user
 }
 
+// Sources/NetworkingTesting/MockWebSocketPeer.swift:10
+@Sendable func docSample75_MockWebSocketPeer() async throws {
+    let server = MockWebSocketServer { peer in
+        #expect(try await peer.receive() == .text("hi"))  // the client's first message
+        try await peer.send(.text("welcome"))
+        try await peer.close(.normalClosure, reason: "bye")
+    }
+    let _ = server
+}
+
+// Sources/NetworkingTesting/MockWebSocketServer.swift:9
+@Sendable func docSample76_MockWebSocketServer() async throws {
+    let server = MockWebSocketServer { peer in
+        try await peer.send(.text("hello"))
+        #expect(try await peer.receive() == .text("hi"))
+        try await peer.close(.normalClosure, reason: "bye")
+    }
+    let mock = MockTransport().stubWebSocket("/chat", server)
+    let _ = server
+    let _ = mock
+}
+
 // Sources/NetworkingTesting/RecordedRequest.swift:7
-@Sendable func docSample74_RecordedRequest() async throws {
+@Sendable func docSample77_RecordedRequest() async throws {
     let sent = try #require(mock.recordedRequests.last)
     #expect(sent.method == .post)
     #expect(sent.path == "/v1/users")
@@ -673,14 +703,14 @@ import Testing
 }
 
 // Sources/NetworkingTesting/RecordedRequest.swift:90
-@Sendable func docSample75_RecordedRequest() async throws {
+@Sendable func docSample78_RecordedRequest() async throws {
     let parts = try mock.requests(to: .post, "/uploads")[0].formParts()
     #expect(parts.map(\.name) == ["author", "movie"])
     let _ = parts
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Download.swift:8
-@Sendable func docSample76_NetworkClient_Download() async throws {
+@Sendable func docSample79_NetworkClient_Download() async throws {
     let call = client.download(NetworkRequest<Data>(path: "/files/big.iso"), to: destination)
     for await step in call.progress { print(step) }
     let result = try await call.value
@@ -689,7 +719,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Events.swift:8
-@Sendable func docSample77_NetworkClient_Events() async throws {
+@Sendable func docSample80_NetworkClient_Events() async throws {
     let events = try client.events(NetworkRequest<Data>(path: "/notifications"))
     for try await event in events {
         print(event.event, event.data)
@@ -698,7 +728,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Stream.swift:8
-@Sendable func docSample78_NetworkClient_Stream() async throws {
+@Sendable func docSample81_NetworkClient_Stream() async throws {
     let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
     for try await chunk in streamed.body {
         handle(chunk)
@@ -707,7 +737,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Upload.swift:9
-@Sendable func docSample79_NetworkClient_Upload() async throws {
+@Sendable func docSample82_NetworkClient_Upload() async throws {
     let call = client.upload(NetworkRequest<Receipt>(.post, path: "/videos", body: .file(movieURL)))
     for await progress in call.progress { print(progress.fractionCompleted ?? 0) }
     let receipt = try await call.value
@@ -716,7 +746,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Requests/MultipartFormData.swift:7
-@Sendable func docSample80_MultipartFormData() async throws {
+@Sendable func docSample83_MultipartFormData() async throws {
     var form = MultipartFormData()
     form.append("Ada", name: "author")
     form.append(thumbnail, name: "thumbnail", filename: "thumb.png", contentType: "image/png")
@@ -727,7 +757,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Requests/URLFormEncoder.swift:7
-@Sendable func docSample81_URLFormEncoder() async throws {
+@Sendable func docSample84_URLFormEncoder() async throws {
     struct Search: Encodable { let term: String; let tags: [String]; let page: Int? }
     let query = try URLFormEncoder().queryItems(from: Search(term: "swift", tags: ["a", "b"], page: nil))
     // term=swift, tags[]=a, tags[]=b  (page is nil: left out)
@@ -737,17 +767,17 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/AsyncSequence+Streaming.swift:8
-@Sendable func docSample82_AsyncSequence_Streaming() async throws {
+@Sendable func docSample85_AsyncSequence_Streaming() async throws {
     for try await line in chunks.lines { print(line) }
 }
 
 // Sources/NetworkingTransfers/Streaming/AsyncSequence+Streaming.swift:15
-@Sendable func docSample83_AsyncSequence_Streaming() async throws {
+@Sendable func docSample86_AsyncSequence_Streaming() async throws {
     for try await event in chunks.serverSentEvents where event.event == "tick" { print(event.data) }
 }
 
 // Sources/NetworkingTransfers/Streaming/EventStreamContentTypeError.swift:11
-@Sendable func docSample84_EventStreamContentTypeError() async throws {
+@Sendable func docSample87_EventStreamContentTypeError() async throws {
     do {
         for try await event in try client.events(NetworkRequest<Data>(path: "/feed")) { print(event.data) }
     } catch let error as NetworkError {
@@ -756,7 +786,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/LineDecoder.swift:12
-@Sendable func docSample85_LineDecoder() async throws {
+@Sendable func docSample88_LineDecoder() async throws {
     var decoder = LineDecoder()
     var lines = decoder.decode(Data("one\r".utf8))  // ["one"]
     let _ = lines += decoder.decode(Data("\ntwo".utf8))     // [] : the LF ends "one", "two" waits
@@ -766,7 +796,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventDecoder.swift:19
-@Sendable func docSample86_ServerSentEventDecoder() async throws {
+@Sendable func docSample89_ServerSentEventDecoder() async throws {
     var decoder = ServerSentEventDecoder()
     let events = decoder.decode(Data("id: 7\nevent: tick\ndata: a\ndata: b\n\n".utf8))
     // [ServerSentEvent(event: "tick", data: "a\nb", id: "7")]
@@ -775,7 +805,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventSource+EndOfStream.swift:9
-@Sendable func docSample87_ServerSentEventSource_EndOfStream() async throws {
+@Sendable func docSample90_ServerSentEventSource_EndOfStream() async throws {
     let source = try ServerSentEventSource { lastEventID in
         let (status, chunks) = try await connect(lastEventID: lastEventID)  // your request, with its status
         if status == 204 { throw ServerSentEventSource.EndOfStream() }
@@ -785,7 +815,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventSource.swift:9
-@Sendable func docSample88_ServerSentEventSource() async throws {
+@Sendable func docSample91_ServerSentEventSource() async throws {
     let source = try ServerSentEventSource(clock: SystemClock()) { lastEventID in
         try await openEventStream(lastEventID: lastEventID)  // sends Last-Event-ID when not nil
     }
@@ -794,7 +824,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Transfers/NetworkCall.swift:7
-@Sendable func docSample89_NetworkCall() async throws {
+@Sendable func docSample92_NetworkCall() async throws {
     let call = client.download(request, to: destination)
     for await step in call.progress {
         print(step.fractionCompleted ?? 0)
@@ -802,4 +832,65 @@ import Testing
     let result = try await call.value
     let _ = call
     let _ = result
+}
+
+// Sources/NetworkingWebSocket/Client/NetworkClient+WebSocket.swift:9
+@Sendable func docSample93_NetworkClient_WebSocket() async throws {
+    let socket = try await client.webSocket(WebSocketRequest(path: "/chat", subprotocols: ["chat.v2"]))
+    try await socket.send(.text("hello"))
+    for try await message in socket.messages { print(message) }
+    let _ = socket
+}
+
+// Sources/NetworkingWebSocket/Client/WebSocket.swift:8
+@Sendable func docSample94_WebSocket() async throws {
+    let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
+    try await socket.send(.text("hello"))
+    for try await message in socket.messages {
+        print(message)
+    }
+    print("closed:", socket.closeCode as Any, socket.closeReason ?? "")
+    let _ = socket
+}
+
+// Sources/NetworkingWebSocket/Client/WebSocketError.swift:8
+@Sendable func docSample95_WebSocketError() async throws {
+    let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
+    do {
+        for try await message in socket.messages { handle(message) }
+    } catch let error as NetworkError where error.webSocketError?.kind == .messageTooBig {
+        print("the server sent more than the limit; closed with", error.webSocketError?.closeCode as Any)
+    }
+    let _ = socket
+}
+
+// Sources/NetworkingWebSocket/Client/WebSocketMessage.swift:5
+@Sendable func docSample96_WebSocketMessage() async throws {
+    let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
+    try await socket.send(.text("hello"))
+    for try await message in socket.messages {
+        switch message {
+        case .text(let text): print(text)
+        case .binary(let data): print(data.count, "bytes")
+        }
+    }
+    let _ = socket
+}
+
+// Sources/NetworkingWebSocket/Client/WebSocketRequest.swift:8
+@Sendable func docSample97_WebSocketRequest() async throws {
+    var request = WebSocketRequest(path: "/chat", subprotocols: ["chat.v2"])
+    request.maximumMessageSize = 4 * 1024 * 1024
+    request.pingInterval = .seconds(30)
+    let socket = try await client.webSocket(request)
+    let _ = request
+    let _ = socket
+}
+
+// Sources/NetworkingWebSocket/Rules/WebSocketCloseCode.swift:5
+@Sendable func docSample98_WebSocketCloseCode() async throws {
+    let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
+    try await socket.close(.normalClosure, reason: "bye")
+    try await socket.close(WebSocketCloseCode(rawValue: 4001), reason: "logged out")  // a code of the application
+    let _ = socket
 }
