@@ -129,6 +129,9 @@ api-baseline: ## At a release: write the API baseline of the version CHANGELOG.m
 
 portability: ## Check here what a Mac or iPhone build would meet: guarded platform names, Apple code paths built and run
 	@python3 Tests/Tools/portability_check.py Sources Tests
+	@# Declarations needing a newer Apple OS than Package.swift's minimums, used outside an @available or
+	@# #available of their version (the generated doc samples included); first on its own fixtures.
+	@python3 Tests/Tools/availability_check.py --self-test Sources Tests
 	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the
 	@# attempt's record, URLSession task suspension and metrics) are built on Linux with NETWORKING_APPLE_PATHS
 	@# and the core's tests run on them. What only Apple has (Security, UIKit) is not compiled here.
