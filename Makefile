@@ -135,6 +135,9 @@ portability: ## Check here what a Mac or iPhone build would meet: guarded platfo
 	@# httpbin's pins resolved for each CPython a contributor may have (a Mac: Xcode's 3.9, Homebrew's 3.12 to
 	@# 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins).
 	@python3 Tests/Tools/httpbin_pins_check.py
+	@# Every test key names its curve (a Mac's LibreSSL writes explicit parameters unless told), in the code and in
+	@# the keys Tests/Servers/certificates.py makes.
+	@python3 Tests/Tools/named_curve_check.py Sources Tests Makefile .ci
 	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the
 	@# attempt's record, URLSession task suspension and metrics) are built on Linux with NETWORKING_APPLE_PATHS
 	@# and the core's tests run on them. What only Apple has (Security, UIKit) is not compiled here.

@@ -139,6 +139,7 @@ import time
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+from certificates import issue
 from lifecycle import pid_alive
 
 MAX_STALL_MS = 30_000
@@ -1014,16 +1015,9 @@ def drain_then_close(tls_socket):
         tls_socket.close()
 
 
-def openssl(*arguments):
-    subprocess.run(["openssl", *arguments], check=True, capture_output=True, timeout=30)
-
-
 def self_signed(workdir):
     """A self-signed certificate for 127.0.0.1: no client trusts it."""
-    cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert)
-    return cert, key
+    return issue(workdir, "cert", "/CN=127.0.0.1", ["subjectAltName=IP:127.0.0.1"])
 
 
 def signed_by_test_ca(workdir):
@@ -1032,16 +1026,8 @@ def signed_by_test_ca(workdir):
     if not ca_dir:
         raise OSError("NETWORKING_TEST_CA_DIR is not set: run the tests through `make test`, which makes the"
                       " run's certificate authority")
-    cert, key, csr = (os.path.join(workdir, name) for name in ("leaf.pem", "leaf.key", "leaf.csr"))
-    extensions = os.path.join(workdir, "leaf.ext")
-    with open(extensions, "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
-            "-keyout", key, "-out", csr)
-    openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
-            os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial", os.path.join(workdir, "ca.srl"),
-            "-days", "1", "-extfile", extensions, "-out", cert)
-    return cert, key
+    return issue(workdir, "leaf", "/CN=127.0.0.1",
+                 ["subjectAltName=IP:127.0.0.1", "basicConstraints=CA:FALSE", "extendedKeyUsage=serverAuth"], ca_dir)
 
 
 def client_identities(workdir):
@@ -1049,20 +1035,12 @@ def client_identities(workdir):
     ca_dir = os.environ["NETWORKING_TEST_CA_DIR"]
     identities = {}
     for name in ("signed", "stranger"):
-        cert, key = (os.path.join(workdir, f"client-{name}.{ext}") for ext in ("pem", "key"))
         subject = f"/CN=Networking test client {name}"
         if name == "signed":
-            csr, extensions = os.path.join(workdir, "client.csr"), os.path.join(workdir, "client.ext")
-            with open(extensions, "w") as f:
-                f.write("basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
-            openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", subject,
-                    "-keyout", key, "-out", csr)
-            openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
-                    os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial",
-                    os.path.join(workdir, "client.srl"), "-days", "1", "-extfile", extensions, "-out", cert)
+            cert, key = issue(workdir, f"client-{name}", subject,
+                              ["basicConstraints=CA:FALSE", "extendedKeyUsage=clientAuth"], ca_dir)
         else:
-            openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-days", "1", "-subj", subject, "-keyout", key, "-out", cert)
+            cert, key = issue(workdir, f"client-{name}", subject)
         with open(cert) as c, open(key) as k:
             identities[name] = {"certificate": c.read(), "key": k.read()}
     return identities
