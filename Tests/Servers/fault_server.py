@@ -140,7 +140,7 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from certificates import issue
-from lifecycle import pid_alive
+from lifecycle import find_python, pid_alive
 
 MAX_STALL_MS = 30_000
 ROUTES = []
@@ -1049,6 +1049,9 @@ def client_identities(workdir):
 def mutual(version):
     """A context change for a listener demanding a client certificate the run's authority signed, on `version`."""
     def configure(context, workdir):
+        if version == ssl.TLSVersion.TLSv1_3 and not ssl.HAS_TLSv1_3:
+            raise OSError(f"this Python's ssl ({ssl.OPENSSL_VERSION}) has no TLS 1.3, and no python3 on PATH has"
+                          " (install one: brew install python@3.13)")
         context.verify_mode = ssl.CERT_REQUIRED
         context.load_verify_locations(os.path.join(os.environ["NETWORKING_TEST_CA_DIR"], "ca.pem"))
         context.minimum_version = version
@@ -1109,7 +1112,20 @@ def write_port_file(path, port):
     os.replace(tmp, path)
 
 
+def run_on_a_python_with_tls13():
+    """Runs this server again on a Python whose ssl has TLS 1.3 when this one's has not: Xcode's python3 (3.9,
+    LibreSSL 2.8.3) has none, and the mutual-TLS listener needs it. With no such Python the server still runs, and
+    that listener reports why it is missing."""
+    if ssl.HAS_TLSv1_3 or os.environ.get("FAULT_SERVER_PYTHON_CHOSEN"):
+        return
+    better = find_python("import ssl, sys; sys.exit(not ssl.HAS_TLSv1_3)")
+    if better:
+        os.environ["FAULT_SERVER_PYTHON_CHOSEN"] = better
+        os.execv(better, [better, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 def main():
+    run_on_a_python_with_tls13()
     parser = argparse.ArgumentParser(description="Fault-injection HTTP server")
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--port", type=int, default=0)

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from lifecycle import pid_alive
+from lifecycle import find_python, pid_alive
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -153,8 +153,7 @@ def supported_pythons():
 
 
 def python_version(executable):
-    """(major, minor) of the Python at `executable`, or None when it does not run (a pyenv shim of a version not
-    selected exits with an error)."""
+    """(major, minor) of the Python at `executable`, or None when it does not run."""
     try:
         result = subprocess.run([executable, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                                 capture_output=True, text=True, timeout=30)
@@ -169,14 +168,13 @@ def interpreter():
     Mac's usual places (Homebrew's, Xcode's). Exits with one line saying what to install when there is none."""
     if sys.version_info[:2] in supported_pythons():
         return sys.executable
-    candidates = [shutil.which(f"python3.{minor}") for _, minor in reversed(supported_pythons())]
-    candidates += ["/opt/homebrew/bin/python3", "/usr/local/bin/python3", "/usr/bin/python3"]
-    for candidate in candidates:
-        if candidate and os.path.exists(candidate) and python_version(candidate) in supported_pythons():
-            return candidate
-    low, high = ("%d.%d" % version for version in PYTHONS)
-    sys.exit(f"httpbin: its pinned packages need CPython {low} to {high}; this is {sys.version.split()[0]}"
-             f" ({sys.executable}) and no python3.{PYTHONS[0][1]} to python3.{PYTHONS[1][1]} is on PATH:"
+    low, high = PYTHONS
+    fits = f"import sys; sys.exit(not {low} <= sys.version_info[:2] <= {high})"
+    found = find_python(fits, [minor for _, minor in reversed(supported_pythons())])
+    if found:
+        return found
+    sys.exit(f"httpbin: its pinned packages need CPython {'%d.%d' % low} to {'%d.%d' % high}; this is"
+             f" {sys.version.split()[0]} ({sys.executable}) and no python3.{low[1]} to python3.{high[1]} is on PATH:"
              " install one (on a Mac: brew install python@3.13, or xcode-select --install for 3.9)")
 
 

@@ -9,9 +9,12 @@ Requires-Python), and this script then checks that what each pinned package requ
 target, is in the pinned set at a version it accepts: nothing would be fetched unpinned or refused. PyPI must be
 reachable (as for `make test`). A pass is remembered in .build for the same pins, Pythons and platforms (a
 published file never changes on PyPI), so only a fresh clone or a change of pins asks PyPI again (18 resolutions,
-about a minute). Usage: httpbin_pins_check.py [3.9 3.12 …]
+about a minute). First, every script under Tests/Servers must parse as the oldest of those Pythons (Xcode's
+python3 is 3.9): the servers run on whatever python3 a contributor has. Usage: httpbin_pins_check.py [3.9 3.12 …]
 """
+import ast
 import concurrent.futures
+import glob
 import json
 import os
 import platform
@@ -92,8 +95,27 @@ def check(version, name, pip_platform, machine):
     return problems
 
 
+def newer_syntax(oldest):
+    """The server scripts that do not parse as Python `oldest` (a match statement, say), with the reason."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(httpbin.ROOT, "Tests", "Servers", "*.py"))):
+        with open(path, encoding="utf-8") as f:
+            try:
+                ast.parse(f.read(), path, feature_version=oldest)
+            except SyntaxError as error:
+                found.append(f"{os.path.relpath(path, httpbin.ROOT)}:{error.lineno}: not Python"
+                             f" {oldest[0]}.{oldest[1]}: {error.msg}")
+    return found
+
+
 def main(arguments):
     wanted = [tuple(int(n) for n in text.split(".")) for text in arguments] or httpbin.supported_pythons()
+    syntax = newer_syntax(min(wanted))
+    for problem in syntax:
+        print(problem)
+    if syntax:
+        return 1
+    print(f"httpbin_pins_check: every script of Tests/Servers parses as Python {min(wanted)[0]}.{min(wanted)[1]}")
     jobs = [(version, platform_) for version in wanted for platform_ in PLATFORMS]
     names = ", ".join("%d.%d" % version for version in wanted)
     passed = {"pins": httpbin.PINS, "pythons": names, "platforms": [[name, env] for name, _, env in PLATFORMS]}
