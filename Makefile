@@ -128,7 +128,7 @@ api-baseline: ## At a release: write the API baseline of the version CHANGELOG.m
 	python3 Tests/Tools/api_check.py baseline
 
 portability: ## Check here what a Mac or iPhone build would meet: guarded platform names, Apple code paths built and run
-	@python3 Tests/Tools/portability_check.py Sources Tests
+	@python3 Tests/Tools/portability_check.py --self-test Sources Tests
 	@# Declarations needing a newer Apple OS than Package.swift's minimums, used outside an @available or
 	@# #available of their version (the generated doc samples included); first on its own fixtures.
 	@python3 Tests/Tools/availability_check.py --self-test Sources Tests

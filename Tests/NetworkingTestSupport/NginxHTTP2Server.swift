@@ -10,7 +10,9 @@ package final class NginxHTTP2Server: Sendable {
     package let port: Int
     package let mutualPort: Int
     package let directory: URL
-    private let process: ChildProcess
+    /// The shell keeping nginx, in a box: `Process` was not `Sendable` in older Apple SDKs
+    /// and is not known to be in Xcode 16.0's, so a `Sendable` type does not store it bare.
+    private let process: LockedBox<ChildProcess>
 
     package static let shared = Task<NginxHTTP2Server, any Error> { try NginxHTTP2Server() }
 
@@ -84,7 +86,8 @@ package final class NginxHTTP2Server: Sendable {
             """
         try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
         // nginx has no parent watch of its own: a shell stops it when this test process is gone.
-        process = ChildProcess()
+        let process = ChildProcess()
+        self.process = LockedBox(process)
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
             "-c",
