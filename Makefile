@@ -138,6 +138,9 @@ portability: ## Check here what a Mac or iPhone build would meet: guarded platfo
 	@# Every test key names its curve (a Mac's LibreSSL writes explicit parameters unless told), in the code and in
 	@# the keys Tests/Servers/certificates.py makes.
 	@python3 Tests/Tools/named_curve_check.py Sources Tests Makefile .ci
+	@# Real-server expectations of a failure code the engine chooses say whose it is (TestEngine: libcurl's
+	@# exactly, the weaker promise on Apple's loader) or why every engine reports it.
+	@python3 Tests/Tools/engine_expectations_check.py --self-test Tests/NetworkingRealServerTests
 	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the
 	@# attempt's record, URLSession task suspension and metrics) are built on Linux with NETWORKING_APPLE_PATHS
 	@# and the core's tests run on them. What only Apple has (Security, UIKit) is not compiled here.
