@@ -3,6 +3,8 @@ SWIFT        ?= swift
 HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
+# DocC: the toolchain's on PATH (Linux), else Xcode's through xcrun (a Mac).
+DOCC         ?= $(shell command -v docc 2>/dev/null || xcrun --find docc 2>/dev/null || echo docc)
 
 .PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak clean
 
@@ -81,19 +83,23 @@ format: ## Format the sources in place
 strict: ## Build everything, tests included, with warnings as errors
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
-docs: ## Build the DocC documentation (toolchain docc, no plugin); fails on any DocC warning
+docs: ## Build the DocC documentation (toolchain docc, no plugin; xcrun docc on a Mac); fails on any DocC warning
+	@# The toolchain's docc: on PATH with swift.org's Linux toolchain, through xcrun with Xcode (checked on Linux; not
+	@# run on a Mac yet).
+	@command -v "$(DOCC)" >/dev/null 2>&1 || { echo "make docs: no docc found (the Swift toolchain's; with Xcode: xcrun --find docc)" >&2; exit 1; }
 	@# Symbol graphs of every module from a build of its own (a fresh one: an incremental build emits no graph
 	@# for a module it does not recompile, and other flags would invalidate the everyday build), then one archive.
 	@rm -rf .build/docs && mkdir -p .build/docs/symbol-graphs
 	@for target in Networking NetworkingTesting; do \
 		$(SWIFT) build -q --scratch-path .build/docs --target $$target -Xswiftc -emit-symbol-graph \
 			-Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs || exit 1; done
-	docc convert Sources/Networking/Networking.docc --additional-symbol-graph-dir .build/docs/symbol-graphs \
+	$(DOCC) convert Sources/Networking/Networking.docc --additional-symbol-graph-dir .build/docs/symbol-graphs \
 		--fallback-display-name Networking --fallback-bundle-identifier networking \
 		--output-path .build/docs/Networking.doccarchive --warnings-as-errors
 	@echo "Documentation: .build/docs/Networking.doccarchive"
 
-sanitize: ## make test under ThreadSanitizer, then AddressSanitizer, leak-checking the libcurl pass (.build-tsan, .build-asan)
+sanitize: ## Linux only: make test under ThreadSanitizer, then AddressSanitizer, leak-checking the libcurl pass
+	@[ "$$(uname -s)" = Linux ] || { echo "make sanitize: Linux only (its leak check needs LeakSanitizer, which Xcode's AddressSanitizer does not offer, and its suppressions are of Linux's Foundation); on a Mac: swift test --sanitize=thread" >&2; exit 1; }
 	@# A report fails the run (the sanitizers exit non-zero after reporting). Tests/Sanitizers/*.supp hold only
 	@# reports of the toolchain's own code, each with its reason: nothing of this package is suppressed.
 	@# Leaks are checked on the real-server suite over libcurl (the default transport), not on the first pass: its
@@ -113,22 +119,38 @@ sanitize: ## make test under ThreadSanitizer, then AddressSanitizer, leak-checki
 		CURL_TEST_ARGS="--scratch-path .build-asan --sanitize=address" \
 		CURL_TEST_ENV="ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp"
 
-fuzz: ## Fuzz every parser of network bytes with libFuzzer and ASan (SECONDS=600 each; SECONDS=60 to smoke)
+fuzz: ## Linux only: fuzz every parser of network bytes with libFuzzer and ASan (SECONDS=600 each; 60 to smoke)
 	@Tests/Tools/fuzz.sh $(or $(SECONDS),600) $(HARNESS)
 
 doc-samples: ## Write the doc comments' Swift samples into a test file the build compiles (after editing one)
 	python3 Tests/Tools/extract_doc_samples.py
 
-api-check: ## Fail on a public API change that breaks code written for the last release (CHANGELOG.md), on Linux
+api-check: ## Linux only: fail on a public API change that breaks code written for the last release (CHANGELOG.md)
+	@[ "$$(uname -s)" = Linux ] || { echo "make api-check: Linux only (the baseline in Tests/API is Linux's API; Apple platforms' modules differ, so the comparison belongs to Linux CI)" >&2; exit 1; }
 	$(SWIFT) build --target Networking --target NetworkingTesting
 	python3 Tests/Tools/api_check.py check
 
-api-baseline: ## At a release: write the API baseline of the version CHANGELOG.md names last
+api-baseline: ## Linux only: at a release, write the API baseline of the version CHANGELOG.md names last
+	@[ "$$(uname -s)" = Linux ] || { echo "make api-baseline: Linux only (the baseline is Linux's API, compared on Linux)" >&2; exit 1; }
 	$(SWIFT) build --target Networking --target NetworkingTesting
 	python3 Tests/Tools/api_check.py baseline
 
 portability: ## Check here what a Mac or iPhone build would meet: guarded platform names, Apple code paths built and run
-	@python3 Tests/Tools/portability_check.py Sources Tests
+	@python3 Tests/Tools/portability_check.py --self-test Sources Tests
+	@# Declarations needing a newer Apple OS than Package.swift's minimums, used outside an @available or
+	@# #available of their version (the generated doc samples included); first on its own fixtures.
+	@python3 Tests/Tools/availability_check.py --self-test Sources Tests
+	@# httpbin's pins resolved for each CPython a contributor may have (a Mac: Xcode's 3.9, Homebrew's 3.12 to
+	@# 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins).
+	@python3 Tests/Tools/httpbin_pins_check.py
+	@# Every test key names its curve (a Mac's LibreSSL writes explicit parameters unless told), in the code and in
+	@# the keys Tests/Servers/certificates.py makes.
+	@python3 Tests/Tools/named_curve_check.py Sources Tests Makefile .ci
+	@# Real-server expectations of a failure code the engine chooses say whose it is (TestEngine: libcurl's
+	@# exactly, the weaker promise on Apple's loader) or why every engine reports it.
+	@python3 Tests/Tools/engine_expectations_check.py --self-test Tests/NetworkingRealServerTests
+	@# The Linux-only targets and .ci/run, run with a uname that answers Darwin: each stops in one line saying so.
+	@python3 Tests/Tools/linux_only_check.py
 	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the
 	@# attempt's record, URLSession task suspension and metrics) are built on Linux with NETWORKING_APPLE_PATHS
 	@# and the core's tests run on them. What only Apple has (Security, UIKit) is not compiled here.

@@ -36,12 +36,15 @@ final class LockedTally: Sendable {
 /// `Tests/Servers/soak_server.py`, started for the soak and stopped after it.
 final class SoakServer: Sendable {
     let baseURL: URL
-    private let process: ChildProcess
+    /// The server's process, in a box: `Process` was not `Sendable` in older Apple SDKs
+    /// and is not known to be in Xcode 16.0's, so a `Sendable` type does not store it bare.
+    private let process: LockedBox<ChildProcess>
 
     init() throws {
         let script = TestServers.directory.appendingPathComponent("soak_server.py")
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(UUID().uuidString).port")
-        process = ChildProcess()
+        let process = ChildProcess()
+        self.process = LockedBox(process)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", script.path, "--port-file", portFile.path,
@@ -71,7 +74,7 @@ final class SoakServer: Sendable {
     }
 
     func stop() {
-        if process.isRunning { process.terminate() }
+        process.withLock { if $0.isRunning { $0.terminate() } }
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import NetworkingCore
 import NetworkingURLSession
 
-#if canImport(NetworkingCurl)
+#if os(Linux) || os(macOS)
     import NetworkingCurl
 #endif
 
@@ -34,7 +34,7 @@ public enum DefaultTransport {
         case .libcurl:
             // NetworkingCurl is a dependency on Linux and macOS only (Package.swift, .when(platforms:)); iOS, tvOS and
             // watchOS have no system libcurl (Apple docs: none of their SDKs ships libcurl).
-            #if canImport(NetworkingCurl)
+            #if os(Linux) || os(macOS)
                 return try CurlTransport()
             #else
                 throw TransportError(
@@ -48,7 +48,7 @@ public enum DefaultTransport {
 
     private static let automatic: Choice = {
         // NetworkingCurl: Linux and macOS only, as above.
-        #if canImport(NetworkingCurl)
+        #if os(Linux) || os(macOS)
             let choice = choose(
                 prefersLibcurl: prefersLibcurl,
                 makeCurl: { () throws(CurlUnavailableError) in
@@ -81,7 +81,7 @@ public enum DefaultTransport {
     }
 
     // NetworkingCurl: Linux and macOS only, as above.
-    #if canImport(NetworkingCurl)
+    #if os(Linux) || os(macOS)
         /// Picks libcurl when preferred and `makeCurl` succeeds, URLSession otherwise.
         package static func choose(
             prefersLibcurl: Bool, makeCurl: () throws(CurlUnavailableError) -> CurlTransport

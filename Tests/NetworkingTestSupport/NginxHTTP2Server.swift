@@ -10,7 +10,9 @@ package final class NginxHTTP2Server: Sendable {
     package let port: Int
     package let mutualPort: Int
     package let directory: URL
-    private let process: ChildProcess
+    /// The shell keeping nginx, in a box: `Process` was not `Sendable` in older Apple SDKs
+    /// and is not known to be in Xcode 16.0's, so a `Sendable` type does not store it bare.
+    private let process: LockedBox<ChildProcess>
 
     package static let shared = Task<NginxHTTP2Server, any Error> { try NginxHTTP2Server() }
 
@@ -43,24 +45,16 @@ package final class NginxHTTP2Server: Sendable {
         for path in [directory.path, www.path] { chmod(path, 0o755) }
         chmod(www.appendingPathComponent("ok.json").path, 0o644)
         let path = directory.path
-        try "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
-            .write(toFile: "\(path)/leaf.ext", atomically: true, encoding: .utf8)
+        // Keys and certificates from the one script that makes every test key (it names the curve, which a Mac's
+        // LibreSSL does not by itself).
+        let certificates = TestServers.directory.appendingPathComponent("certificates.py").path
         try Self.run(
-            "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
-            "/CN=127.0.0.1", "-keyout", "\(path)/leaf.key", "-out", "\(path)/leaf.csr")
+            "python3", certificates, "issue", path, "leaf", "/CN=127.0.0.1", "--authority", authority,
+            "--extension", "subjectAltName=IP:127.0.0.1", "--extension", "basicConstraints=CA:FALSE",
+            "--extension", "extendedKeyUsage=serverAuth")
         try Self.run(
-            "openssl", "x509", "-req", "-in", "\(path)/leaf.csr", "-CA", "\(authority)/ca.pem", "-CAkey",
-            "\(authority)/ca.key", "-CAcreateserial", "-CAserial", "\(path)/ca.srl", "-days", "1", "-extfile",
-            "\(path)/leaf.ext", "-out", "\(path)/leaf.pem")
-        try "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n"
-            .write(toFile: "\(path)/client.ext", atomically: true, encoding: .utf8)
-        try Self.run(
-            "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
-            "/CN=networking-test-client", "-keyout", "\(path)/client.key", "-out", "\(path)/client.csr")
-        try Self.run(
-            "openssl", "x509", "-req", "-in", "\(path)/client.csr", "-CA", "\(authority)/ca.pem", "-CAkey",
-            "\(authority)/ca.key", "-CAserial", "\(path)/ca.srl", "-days", "1", "-extfile",
-            "\(path)/client.ext", "-out", "\(path)/client.pem")
+            "python3", certificates, "issue", path, "client", "/CN=networking-test-client", "--authority", authority,
+            "--extension", "basicConstraints=CA:FALSE", "--extension", "extendedKeyUsage=clientAuth")
         port = try Self.freePort()
         mutualPort = try Self.freePort()
         let config = """
@@ -92,7 +86,8 @@ package final class NginxHTTP2Server: Sendable {
             """
         try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
         // nginx has no parent watch of its own: a shell stops it when this test process is gone.
-        process = ChildProcess()
+        let process = ChildProcess()
+        self.process = LockedBox(process)
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
             "-c",

@@ -150,7 +150,8 @@ import time
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
-from lifecycle import pid_alive
+from certificates import issue
+from lifecycle import find_python, pid_alive
 
 MAX_STALL_MS = 30_000
 ROUTES = []
@@ -1066,16 +1067,9 @@ def drain_then_close(tls_socket):
         tls_socket.close()
 
 
-def openssl(*arguments):
-    subprocess.run(["openssl", *arguments], check=True, capture_output=True, timeout=30)
-
-
 def self_signed(workdir):
     """A self-signed certificate for 127.0.0.1: no client trusts it."""
-    cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert)
-    return cert, key
+    return issue(workdir, "cert", "/CN=127.0.0.1", ["subjectAltName=IP:127.0.0.1"])
 
 
 def signed_by_test_ca(workdir):
@@ -1084,16 +1078,8 @@ def signed_by_test_ca(workdir):
     if not ca_dir:
         raise OSError("NETWORKING_TEST_CA_DIR is not set: run the tests through `make test`, which makes the"
                       " run's certificate authority")
-    cert, key, csr = (os.path.join(workdir, name) for name in ("leaf.pem", "leaf.key", "leaf.csr"))
-    extensions = os.path.join(workdir, "leaf.ext")
-    with open(extensions, "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
-            "-keyout", key, "-out", csr)
-    openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
-            os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial", os.path.join(workdir, "ca.srl"),
-            "-days", "1", "-extfile", extensions, "-out", cert)
-    return cert, key
+    return issue(workdir, "leaf", "/CN=127.0.0.1",
+                 ["subjectAltName=IP:127.0.0.1", "basicConstraints=CA:FALSE", "extendedKeyUsage=serverAuth"], ca_dir)
 
 
 def client_identities(workdir):
@@ -1101,20 +1087,12 @@ def client_identities(workdir):
     ca_dir = os.environ["NETWORKING_TEST_CA_DIR"]
     identities = {}
     for name in ("signed", "stranger"):
-        cert, key = (os.path.join(workdir, f"client-{name}.{ext}") for ext in ("pem", "key"))
         subject = f"/CN=Networking test client {name}"
         if name == "signed":
-            csr, extensions = os.path.join(workdir, "client.csr"), os.path.join(workdir, "client.ext")
-            with open(extensions, "w") as f:
-                f.write("basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
-            openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", subject,
-                    "-keyout", key, "-out", csr)
-            openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
-                    os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial",
-                    os.path.join(workdir, "client.srl"), "-days", "1", "-extfile", extensions, "-out", cert)
+            cert, key = issue(workdir, f"client-{name}", subject,
+                              ["basicConstraints=CA:FALSE", "extendedKeyUsage=clientAuth"], ca_dir)
         else:
-            openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-days", "1", "-subj", subject, "-keyout", key, "-out", cert)
+            cert, key = issue(workdir, f"client-{name}", subject)
         with open(cert) as c, open(key) as k:
             identities[name] = {"certificate": c.read(), "key": k.read()}
     return identities
@@ -1123,6 +1101,9 @@ def client_identities(workdir):
 def mutual(version):
     """A context change for a listener demanding a client certificate the run's authority signed, on `version`."""
     def configure(context, workdir):
+        if version == ssl.TLSVersion.TLSv1_3 and not ssl.HAS_TLSv1_3:
+            raise OSError(f"this Python's ssl ({ssl.OPENSSL_VERSION}) has no TLS 1.3, and no python3 on PATH has"
+                          " (install one: brew install python@3.13)")
         context.verify_mode = ssl.CERT_REQUIRED
         context.load_verify_locations(os.path.join(os.environ["NETWORKING_TEST_CA_DIR"], "ca.pem"))
         context.minimum_version = version
@@ -1183,7 +1164,20 @@ def write_port_file(path, port):
     os.replace(tmp, path)
 
 
+def run_on_a_python_with_tls13():
+    """Runs this server again on a Python whose ssl has TLS 1.3 when this one's has not: Xcode's python3 (3.9,
+    LibreSSL 2.8.3) has none, and the mutual-TLS listener needs it. With no such Python the server still runs, and
+    that listener reports why it is missing."""
+    if ssl.HAS_TLSv1_3 or os.environ.get("FAULT_SERVER_PYTHON_CHOSEN"):
+        return
+    better = find_python("import ssl, sys; sys.exit(not ssl.HAS_TLSv1_3)")
+    if better:
+        os.environ["FAULT_SERVER_PYTHON_CHOSEN"] = better
+        os.execv(better, [better, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 def main():
+    run_on_a_python_with_tls13()
     parser = argparse.ArgumentParser(description="Fault-injection HTTP server")
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--port", type=int, default=0)

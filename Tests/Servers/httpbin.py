@@ -6,8 +6,9 @@ Usage:
     python3 Tests/Servers/httpbin.py stop  [--state DIR]
     python3 Tests/Servers/httpbin.py url   [--state DIR]
 
-start  creates the virtual environment when it is missing (or was built from other pins), installs the pinned
-       packages from PyPI, starts gunicorn bound to 127.0.0.1 on a free port, waits until GET /get answers 200,
+start  creates the virtual environment when it is missing (or was built from other pins), on a Python the pins fit
+       (this one, or the newest python3.N on PATH that fits; one line saying what to install when none does),
+       installs the pinned packages from PyPI, starts gunicorn bound to 127.0.0.1 on a free port, waits until GET /get answers 200,
        and prints the base URL (http://127.0.0.1:PORT) on stdout. The port is also written to DIR/port.
        Starting when a server of the same state folder already answers just prints its URL.
 stop   stops the server started with the same state folder (SIGINT, then SIGKILL after 10 s) and removes
@@ -36,32 +37,41 @@ import subprocess
 import sys
 import time
 import urllib.request
-import venv
-from lifecycle import pid_alive
+from lifecycle import find_python, pid_alive
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# Versions verified together on Python 3.11 (Linux): httpbin 0.10.4 needs Flask >= 2.2 and Werkzeug >= 2.2;
-# gunicorn 23.0.0 leaves no control socket in the home folder (27.x does). Everything httpbin pulls
-# in is pinned too, so a fresh clone installs exactly what was tested.
+# Versions verified together, on Linux: httpbin 0.10.4 needs Flask >= 2.2 and Werkzeug >= 2.2; gunicorn 23.0.0
+# leaves no control socket in the home folder (27.x does). Everything httpbin pulls in is pinned too, so a fresh
+# clone installs exactly what was tested, on each CPython from PYTHONS: a Mac has Xcode's 3.9 and Homebrew's 3.12 to
+# 3.14. Markers where one version cannot serve them all: httpbin itself asks greenlet < 3 before Python 3.12 and
+# >= 3 from it; Flask needs importlib-metadata on 3.9; brotlicffi 1.2 has no wheel for Intel Macs, 1.1 none for
+# Apple silicon. `make portability` resolves them for each Python, here and on macOS (Tests/Tools/
+# httpbin_pins_check.py); httpbin was started and the httpbin suites passed on 3.9 to 3.13 here (3.14: resolved only).
 PINS = [
     "httpbin==0.10.4",
     "gunicorn==23.0.0",
     "Flask==3.1.3",
     "Werkzeug==3.1.9",
     "blinker==1.9.0",
-    "brotlicffi==1.2.1.0",
-    "cffi==2.1.1",
-    "click==8.5.1",
+    'brotlicffi==1.2.1.0; sys_platform != "darwin" or platform_machine == "arm64"',
+    'brotlicffi==1.1.0.0; sys_platform == "darwin" and platform_machine != "arm64"',
+    "cffi==2.0.0",
+    "click==8.1.8",
     "decorator==5.3.1",
-    "greenlet==2.0.2",
+    'greenlet==2.0.2; python_version < "3.12"',
+    'greenlet==3.2.4; python_version >= "3.12"',
+    'importlib-metadata==8.7.0; python_version < "3.10"',
     "itsdangerous==2.2.0",
     "Jinja2==3.1.6",
-    "MarkupSafe==3.0.4",
+    "MarkupSafe==3.0.3",
     "packaging==26.3",
-    "pycparser==3.12",
+    "pycparser==2.23",
     "six==1.17.0",
+    'zipp==3.23.0; python_version < "3.10"',
 ]
+# The CPython versions the pins install on (first and last minor version).
+PYTHONS = ((3, 9), (3, 14))
 
 # Written into the state folder and given to gunicorn with -c: the master reports its port once it listens,
 # and shuts itself down after the lifetime or when the parent process is gone.
@@ -137,21 +147,58 @@ def venv_python(venv_dir):
     return os.path.join(venv_dir, "bin", "python")
 
 
+def supported_pythons():
+    """Each CPython version (major, minor) the pins install on."""
+    return [(3, minor) for minor in range(PYTHONS[0][1], PYTHONS[1][1] + 1)]
+
+
+def python_version(executable):
+    """(major, minor) of the Python at `executable`, or None when it does not run."""
+    try:
+        result = subprocess.run([executable, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    parts = result.stdout.strip().split(".")
+    return (int(parts[0]), int(parts[1])) if result.returncode == 0 and len(parts) == 2 else None
+
+
+def interpreter():
+    """A Python the pins fit: this one when it does, otherwise the newest `python3.N` on PATH that does, then a
+    Mac's usual places (Homebrew's, Xcode's). Exits with one line saying what to install when there is none."""
+    if sys.version_info[:2] in supported_pythons():
+        return sys.executable
+    low, high = PYTHONS
+    fits = f"import sys; sys.exit(not {low} <= sys.version_info[:2] <= {high})"
+    found = find_python(fits, [minor for _, minor in reversed(supported_pythons())])
+    if found:
+        return found
+    sys.exit(f"httpbin: its pinned packages need CPython {'%d.%d' % low} to {'%d.%d' % high}; this is"
+             f" {sys.version.split()[0]} ({sys.executable}) and no python3.{low[1]} to python3.{high[1]} is on PATH:"
+             " install one (on a Mac: brew install python@3.13, or xcode-select --install for 3.9)")
+
+
 def ensure_venv(venv_dir):
-    """Create the venv and install the pins unless a complete venv with the same pins is there."""
+    """Create the venv and install the pins unless a complete venv with the same pins is there. The venv runs on
+    a Python the pins fit (`interpreter()`); pip reads the pins' markers for it."""
     stamp = os.path.join(venv_dir, "pins.json")
     with locked(venv_dir + ".lock"):
         try:
             with open(stamp) as f:
-                if json.load(f) == PINS and os.path.exists(venv_python(venv_dir)):
+                if json.load(f) == PINS and python_version(venv_python(venv_dir)) in supported_pythons():
                     return
         except (OSError, ValueError):
             pass
+        python = interpreter()
         if os.path.exists(venv_dir):
             log(f"rebuilding {venv_dir} (incomplete or built from other pins)")
             shutil.rmtree(venv_dir)
-        log(f"creating {venv_dir} and installing {', '.join(PINS[:2])} from PyPI")
-        venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
+        log(f"creating {venv_dir} with {python} and installing {', '.join(PINS[:2])} from PyPI")
+        result = subprocess.run([python, "-m", "venv", "--clear", venv_dir], stdout=sys.stderr, stderr=sys.stderr)
+        if result.returncode != 0:
+            shutil.rmtree(venv_dir, ignore_errors=True)
+            sys.exit(f"httpbin: {python} -m venv failed with status {result.returncode} (on Debian: apt-get install"
+                     " python3-venv)")
         command = [venv_python(venv_dir), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                    "--no-input", "--timeout", "60"] + PINS
         result = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)

@@ -8,10 +8,8 @@
 set -euo pipefail
 dir=$(mktemp -d "${TMPDIR:-/tmp}/networking-test-ca.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
-    -subj "/CN=Networking test authority $$" \
-    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
-    -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>/dev/null
+# Its key names its curve, as every test key does (certificates.py says why: LibreSSL on a Mac).
+python3 "$(dirname "$0")/certificates.py" authority "$dir" --subject "/CN=Networking test authority $$"
 export NETWORKING_TEST_CA_DIR="$dir"
 if [ "$(uname -s)" != Linux ]; then
     "$@"

@@ -3,7 +3,11 @@
 targets), each in a function of its own, so the compiler checks every sample a user reads in Quick Help or the
 documentation. `make doc-samples` runs it; DocCommentSamplesTests fails when a block is missing from the file.
 
-A block whose first line is `// Fragment` is shown as it is and not compiled (say why on that line)."""
+A block whose first line is `// Fragment` is shown as it is and not compiled (say why on that line).
+
+A sample of a declaration that needs a newer OS than the package's minimum (`@available(macOS 15.0, …)` on the
+declaration or on the type or extension holding it) gets the same `@available` on its function: Linux never checks
+availability, Apple's compilers do (make portability's availability check fails on a sample without it)."""
 import os
 import re
 import sys
@@ -36,9 +40,44 @@ def blocks():
                 elif inside and body.strip() == "```":
                     inside = False
                     if current and not current[0].startswith("// Fragment"):
-                        yield relative, start, current
+                        yield relative, start, current, availability(lines, number)
                 elif inside:
                     current.append(body)
+
+
+AVAILABLE = re.compile(r"^\s*(@available\((?:macOS|iOS|tvOS|watchOS|visionOS) [^)]*\))")
+
+
+def availability(lines, number):
+    """The `@available(<platform> <version>, …)` attributes of the declaration the doc comment ending after line
+    `number` (1-based) documents, and of each type or extension around it (found by indentation), outermost
+    first."""
+    index = number
+    while index < len(lines) and lines[index].strip().startswith("///"):
+        index += 1
+    found = []
+    while index < len(lines) and lines[index].strip().startswith("@"):
+        match = AVAILABLE.match(lines[index])
+        if match:
+            found.append(match.group(1))
+        index += 1
+    if index >= len(lines):
+        return found
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    for above in range(number - 1, -1, -1) if indent else ():
+        text = lines[above]
+        if not text.strip() or text.strip().startswith("//") or len(text) - len(text.lstrip()) >= indent:
+            continue
+        indent = len(text) - len(text.lstrip())
+        attribute = above - 1
+        while attribute >= 0 and lines[attribute].strip().startswith("@"):
+            match = AVAILABLE.match(lines[attribute])
+            if match:
+                found.insert(0, match.group(1))
+            attribute -= 1
+        if indent == 0:
+            break
+    return found
 
 
 KEYWORDS = ("let ", "var ", "for ", "if ", "guard ", "do ", "do{", "}", "struct ", "enum ", "final ", "class ",
@@ -87,10 +126,11 @@ def main():
            "#endif",
            ""]
     count = 0
-    for relative, start, lines in blocks():
+    for relative, start, lines, attributes in blocks():
         count += 1
         symbol = re.sub(r"[^A-Za-z0-9]", "_", os.path.splitext(os.path.basename(relative))[0])
         out.append(f"// {relative}:{start}")
+        out.extend(attributes)
         out.append(f"@Sendable func docSample{count}_{symbol}() async throws {{")
         body, names = uses(lines)
         out.extend(("    " + line).rstrip() for line in body)

@@ -8,6 +8,11 @@
 #   Tests/Tools/fuzz.sh [SECONDS] [HARNESS...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The harness links Linux's Foundation (FoundationNetworking) and libFuzzer, which swift.org's Linux toolchain ships.
+if [ "$(uname -s)" != Linux ]; then
+    echo "make fuzz: Linux only (the harness links FoundationNetworking and libFuzzer from swift.org's Linux toolchain)" >&2
+    exit 1
+fi
 seconds=${1:-600}
 shift || true
 swift=${SWIFT:-swift}

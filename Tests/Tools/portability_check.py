@@ -6,11 +6,25 @@ an `#if os(...)` or `#if canImport(...)` region, or the Apple build breaks on a 
 occurrence below, outside comments, must be inside such a region (either branch: the `#else` of `os(macOS)` is
 platform code too). And each platform region of the library (not the demo, benchmarks or fuzzer) that holds more
 than imports says, in a `//` comment just above it, the Apple documentation it was checked against ("Apple docs
-checked", a developer.apple.com page, or "as above" for the same check again). Usage: portability_check.py DIR...
+checked", a developer.apple.com page, or "as above" for the same check again).
+
+Two rules more:
+  - no `canImport(X)` of one of this package's own modules (Package.swift's targets): whether a module of the same
+    build can be imported depends on what was built before, not on the platform (on iOS a test target's direct
+    dependency on NetworkingCurl made it importable in NetworkingTransports, which does not depend on it there);
+    say the platforms Package.swift's condition names, `#if os(Linux) || os(macOS)`;
+  - no stored `Process` (or `ChildProcess`) property in a type declared `Sendable` or `@unchecked Sendable`: `Process`
+    was not `Sendable` in older Apple SDKs and is not known to be in Xcode 16.0's; hold it in a `LockedBox`.
+`--self-test` runs all the rules on fixtures with known findings. Usage: portability_check.py [--self-test] DIR...
 """
 import re
 import sys
+import textwrap
 from pathlib import Path
+
+from availability_check import blank
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # What only some platforms have, by the name code would use.
 PLATFORM_ONLY = {
@@ -56,10 +70,57 @@ def unexplained_regions(path, lines):
     return found
 
 
-def problems(path):
-    found = unexplained_regions(path, path.read_text(encoding="utf-8").splitlines())
+def own_modules():
+    """The package's targets, from Package.swift."""
+    text = (ROOT / "Package.swift").read_text(encoding="utf-8")
+    return set(re.findall(r"\.(?:target|executableTarget|testTarget)\(\s*name:\s*\"(\w+)\"", text))
+
+
+def own_module_imports(path, text, modules):
+    """`canImport(X)` of a module of this package: a condition that depends on build order."""
+    found = []
+    for number, line in enumerate(blank(text).split("\n"), 1):
+        for module in re.findall(r"canImport\(\s*(\w+)\s*\)", line):
+            if module in modules:
+                found.append(f"{path}:{number}: canImport({module}) names a module of this package; say the"
+                             f" platforms Package.swift gives it (#if os(Linux) || os(macOS)): {line.strip()}")
+    return found
+
+
+SENDABLE_TYPE = re.compile(r"\b(?:class|struct|enum)\s+(\w+)[^{]*?:[^{]*\bSendable\b[^{]*\{")
+PROCESS_PROPERTY = re.compile(r"\b(?:let|var)\s+(\w+)\s*:\s*(?:Foundation\.)?(?:Child)?Process\b\s*[?!]?\s*(?:$|=|\n)",
+                              re.MULTILINE)
+
+
+def sendable_processes(path, text):
+    """Stored `Process` properties of types declared Sendable (directly in their body, not in a nested type)."""
+    code, found = blank(text), []
+    for declared in SENDABLE_TYPE.finditer(code):
+        start, depth, position = declared.end(), 1, declared.end()
+        members = []  # the type's own level: text at depth 1
+        while position < len(code) and depth:
+            char = code[position]
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+            members.append(char if depth == 1 or char == "\n" else " ")
+            position += 1
+        body = "".join(members)
+        for stored in PROCESS_PROPERTY.finditer(body):
+            number = code.count("\n", 0, start + stored.start()) + 1
+            found.append(f"{path}:{number}: {declared.group(1)} is Sendable and stores a Process ({stored.group(1)}):"
+                         " Process is not known to be Sendable in every Apple SDK; hold it in a LockedBox")
+    return found
+
+
+def problems(path, text=None, modules=None):
+    text = path.read_text(encoding="utf-8") if text is None else text
+    found = unexplained_regions(path, text.splitlines())
+    found += own_module_imports(path, text, own_modules() if modules is None else modules)
+    found += sendable_processes(path, text)
     stack = []  # one bool per open #if: whether its condition (or an earlier branch's) names a platform
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         code = line.split("//", 1)[0] if not line.lstrip().startswith("///") else ""
         stripped = code.strip()
         if stripped.startswith("#if "):
@@ -81,21 +142,78 @@ def problems(path):
     return found
 
 
+FIXTURES = {
+    "Transports.swift": """
+        #if canImport(NetworkingCurl)
+            import NetworkingCurl
+        #endif
+        #if os(Linux) || os(macOS)
+            import NetworkingCurl
+        #endif
+        #if canImport(FoundationNetworking)
+            import FoundationNetworking
+        #endif
+        // canImport(NetworkingCore) in a comment is no condition.
+        """,
+    "Servers.swift": """
+        final class Server: Sendable {
+            private let process: ChildProcess
+            private let box: LockedBox<ChildProcess>
+            func helper() { let process: ChildProcess = ChildProcess() }
+        }
+        final class Plain {
+            let process: Process
+        }
+        struct Handle: @unchecked Sendable, Equatable {
+            var child: Process?
+            struct Inner { let process: Process }
+        }
+        actor Holder { let process: Process }
+        """,
+}
+EXPECTED = {("Transports.swift", 1), ("Servers.swift", 2), ("Servers.swift", 10)}
+
+
+def self_test():
+    """The canImport and Process rules on FIXTURES: each expected finding and nothing else."""
+    found = []
+    for name, text in FIXTURES.items():
+        found += problems(Path("Tests") / name, textwrap.dedent(text).lstrip("\n"), {"NetworkingCurl", "NetworkingCore"})
+    places = {(Path(line.split(":")[0]).name, int(line.split(":")[1])) for line in found}
+    if places != EXPECTED:
+        for line in found:
+            print("  found:", line)
+        print(f"portability_check --self-test: expected {sorted(EXPECTED)}, got {sorted(places)}", file=sys.stderr)
+        return 1
+    print(f"portability_check --self-test: {len(EXPECTED)} findings in the fixtures, as expected")
+    return 0
+
+
 def main(directories):
+    if directories[:1] == ["--self-test"]:
+        status = self_test()
+        if status or len(directories) == 1:
+            return status
+        directories = directories[1:]
     found = []
     files = 0
+    modules = own_modules()
     for directory in directories:
         for path in sorted(Path(directory).rglob("*.swift")):
             if path.name == "ChildProcess.swift":
                 continue  # the one place that names Process, guarded by os(macOS) || os(Linux)
             files += 1
-            found += problems(path)
+            found += problems(path, modules=modules)
     for line in found:
         print(line)
     if found:
-        print(f"portability_check: {len(found)} platform-only names outside a platform condition", file=sys.stderr)
+        print(f"portability_check: {len(found)} problems: platform-only names outside a platform condition,"
+              " unexplained platform regions, canImport of our own modules, Process in Sendable types",
+              file=sys.stderr)
         return 1
-    print(f"portability_check: {files} Swift files: platform-only names inside platform conditions, each library region noting what it was checked against")
+    print(f"portability_check: {files} Swift files: platform-only names inside platform conditions, each library"
+          " region noting what it was checked against, no canImport of our own modules, no Process stored in a"
+          " Sendable type")
     return 0
 
 

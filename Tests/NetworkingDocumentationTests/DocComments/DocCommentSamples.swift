@@ -263,6 +263,7 @@ import Testing
 }
 
 // Sources/NetworkingCurl/Transport/CurlTransport.swift:52
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 @Sendable func docSample28_CurlTransport() async throws {
     let transport = try CurlTransport()
     let client = NetworkClient(baseURL: api, transport: transport)

@@ -34,7 +34,7 @@ extension RealServerTests {
             let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(method, path: "/", body: body))
             }
-            #expect(error?.kind == .transport(.cannotConnect))
+            #expect(error?.kind == .transport(.cannotConnect))  // every engine: a refused port (-1004 on Apple's)
             #expect(counter.sent == 3)
         }
 
@@ -55,7 +55,9 @@ extension RealServerTests {
 
         @Test(arguments: [HTTPMethod.get, .post])
         func closeAfterReadingIsABadServerResponseAfterOneHit(method: HTTPMethod) async throws {
-            // F9: the server reads the request on a fresh connection and closes without a byte.
+            // F9: the server reads the request on a fresh connection and closes without a byte. libcurl's "Empty
+            // reply from server" is a bad response; Apple's loader may call it a lost connection: at least a transport
+            // error there.
             let key = FaultServer.newKey("close-no-response")
             let client = try await FaultServer.client(transport: TestTransport.make())
             let body: RequestBody? = method == .post ? .json(["n": 1]) : nil
@@ -63,7 +65,9 @@ extension RealServerTests {
                 try await client.send(
                     NetworkRequest<Data>(method, path: "/close-before-response", query: Faults.query(key), body: body))
             }
-            #expect(error?.kind == .transport(.badServerResponse))
+            #expect(
+                TestEngine.onLibcurl(
+                    error?.kind == .transport(.badServerResponse), elseAtLeast: Faults.transportCode(error) != nil))
             #expect(try await FaultServer.hits(key).count == 1)
         }
 
@@ -74,9 +78,13 @@ extension RealServerTests {
             let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/close-before-response", query: Faults.query(key)))
             }
-            #expect(error?.kind == .transport(.badServerResponse))
-            #expect(try await FaultServer.hits(key).count == 3)
-            #expect(counter.sent == 3)
+            // libcurl's code is transient: the budget. On Apple's loader the retries follow the code it reported.
+            #expect(
+                TestEngine.onLibcurl(
+                    error?.kind == .transport(.badServerResponse), elseAtLeast: Faults.transportCode(error) != nil))
+            let attempts = TestEngine.attempts(onLibcurl: 3, after: error, budget: 3)
+            #expect(try await FaultServer.hits(key).count == attempts)
+            #expect(counter.sent == attempts)
         }
 
         @Test func closeAfterReadingNeverSendsAPOSTTwice() async throws {
@@ -87,7 +95,9 @@ extension RealServerTests {
                     NetworkRequest<Data>(
                         .post, path: "/close-before-response", query: Faults.query(key), body: .json(["pay": 10])))
             }
-            #expect(error?.kind == .transport(.badServerResponse))
+            #expect(
+                TestEngine.onLibcurl(
+                    error?.kind == .transport(.badServerResponse), elseAtLeast: Faults.transportCode(error) != nil))
             #expect(try await FaultServer.hits(key).count == 1)
         }
 

@@ -108,7 +108,10 @@ extension RealServerTests {
                     received += chunk.count
                 }
             }
-            #expect(error?.kind == .transport(.connectionLost))
+            // libcurl's "transfer closed with … remaining"; Apple's loader names it itself: at least a transport error.
+            #expect(
+                TestEngine.onLibcurl(
+                    error?.kind == .transport(.connectionLost), elseAtLeast: Faults.transportCode(error) != nil))
             #expect(received <= 10)
             let overlongKey = FaultServer.newKey("stream-overlong")
             var body = Data()

@@ -66,6 +66,7 @@ extension RealServerTests {
                         NetworkRequest<Digest>(
                             method, path: "/upload-digest", query: Faults.query(key), body: .stream(stream)))
                 }
+                // every engine: the transport's own count of the stream's bytes, not the engine's.
                 #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
                 let counts =
                     produced < announced

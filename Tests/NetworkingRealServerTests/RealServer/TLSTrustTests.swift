@@ -104,11 +104,13 @@ extension RealServerTests {
             let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
+            // every engine: the policy's own refusal (ServerTrust, checked by the transport on Apple's loader and
+            // on libcurl), or the system's bundle missing the authority on Linux's URLSession.
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
             #expect(try await FaultServer.hits(key).count == 0)
             if TestTransport.current == .curl {
-                // Refused on the certificate, after the server's hello; the server's own count of failed
-                // handshakes is not read here, as it may be updated after the client has its error.
+                // libcurl only: refused on the certificate, after the server's hello; the server's own count of
+                // failed handshakes is not read here, as it may be updated after the client has its error.
                 #expect(error?.transportError?.secureConnectionFailure == .certificate)
             }
         }
@@ -129,6 +131,7 @@ extension RealServerTests {
             let error = try await expectNetworkError {
                 try await client.send(NetworkRequest<Data>(path: "/ok", query: Faults.query(key)))
             }
+            // every engine: the pin check is the transport's own (before connecting on Linux's URLSession).
             #expect(error?.kind == .transport(.secureConnectionFailed), "got \(String(describing: error))")
             #expect(error?.transportError?.secureConnectionFailure == .certificate)
             #expect(counter.sent == 1)

@@ -44,7 +44,9 @@ import NetworkingTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let cert = directory.appendingPathComponent("cert.pem").path
         var arguments = ["req", "-x509", "-newkey", keyType, "-nodes", "-days", "1", "-subj", "/CN=pin.test"]
-        if keyType == "ec" { arguments += ["-pkeyopt", "ec_paramgen_curve:prime256v1"] }
+        if keyType == "ec" {
+            arguments += ["-pkeyopt", "ec_paramgen_curve:prime256v1", "-pkeyopt", "ec_param_enc:named_curve"]
+        }
         try Self.run(
             ["openssl"] + arguments + ["-keyout", directory.appendingPathComponent("key.pem").path, "-out", cert])
         let expected = try Self.run([
