@@ -159,9 +159,10 @@ public final class NetworkClient: Sendable {
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
             followsRedirects: configuration.followsRedirects)
-        let context = RequestContext(
+        var context = RequestContext(
             requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
             attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form, attempt: attempt)
+        context.chainHasCache = chain.hasWireStage && chain.hasCache
         return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
     }
 
