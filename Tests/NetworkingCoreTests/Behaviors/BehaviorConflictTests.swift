@@ -98,6 +98,30 @@ import NetworkingTestSupport
             let message = String(decoding: onTheDefaultTransport?.standardErrorContent ?? [], as: UTF8.self)
             #expect(message.contains("is in the client-wide behavior, where it does nothing"))
         }
+
+        /// The trap names the line that built the client, not the library's own line (`NetworkClient.swift:48`),
+        /// whichever initializer built it: only the backtrace showed the app's line.
+        @Test func aConflictStopsTheProgramAtTheCallersLine() async throws {
+            let results = [
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    ConflictWrittenInCode.configuration()
+                },
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    ConflictWrittenInCode.transport()
+                },
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    ConflictWrittenInCode.defaultTransport()
+                },
+            ]
+            for (result, line) in zip(results, ConflictWrittenInCode.lines) {
+                let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+                #expect(
+                    message.contains("NetworkingCoreTests/BehaviorConflictTests.swift:\(line): Fatal error:"),
+                    "\(message)")
+                #expect(message.contains("two behaviors of the retry placement"), "\(message)")
+                #expect(!message.contains("NetworkClient.swift"), "\(message)")
+            }
+        }
     #endif
 
     @Test func behaviorsOfOneNonExclusivePlacementCombineFreely() async throws {
@@ -141,4 +165,15 @@ import NetworkingTestSupport
         #expect(error?.underlyingError is BehaviorConflictError)
         #expect(transport.requestCount == 0)
     }
+}
+
+/// A client-wide conflict written in code, built by each initializer on a line of its own: the lines the trap must
+/// name.
+private enum ConflictWrittenInCode {
+    static let both = CombinedBehavior([.retry(), .retry()])
+    static let setup = NetworkClient.Configuration(baseURL: nil, transport: MockTransport(), behavior: both)
+    static let lines = [#line + 1, #line + 2, #line + 3]
+    static func configuration() { _ = NetworkClient(configuration: setup) }
+    static func transport() { _ = NetworkClient(baseURL: nil, transport: MockTransport(), behavior: both) }
+    static func defaultTransport() { _ = NetworkClient(baseURL: nil, behavior: both) }
 }
