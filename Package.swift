@@ -105,8 +105,10 @@ let package = Package(
         .testTarget(
             name: "NetworkingURLSessionTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        // Fixtures: a folder the target ships, read as the docs' app reads its own (Bundle.module).
         .testTarget(
-            name: "NetworkingTestingTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+            name: "NetworkingTestingTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "NetworkingRealServerTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl"]),
