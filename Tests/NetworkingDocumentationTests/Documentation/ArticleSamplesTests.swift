@@ -32,7 +32,24 @@ print(report)
 return (client, report)
 }
 
+// RequestsAndErrors.md, a path with a space.
+// Both are GET /v1/files/Q3%20report.pdf on a client whose base URL is https://api.example.com/v1.
+let quarterlyReport = NetworkRequest<Data>(path: "/files/Q3 report.pdf")
+let sameReport = NetworkRequest<Data>(path: "/files/Q3%20report.pdf")
+
 @Suite struct ArticleSamplesTests {
+    @Test func aPathWithASpaceIsSentPercentEncodedAsTheArticleSays() async throws {
+        let mock = MockTransport { request in (HTTPResponse(status: .ok, url: request.url), Data()) }
+        let client = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: mock)
+        _ = try await client.send(quarterlyReport)
+        _ = try await client.send(sameReport)
+        #expect(mock.requests.map(\.path) == ["/v1/files/Q3%20report.pdf", "/v1/files/Q3%20report.pdf"])
+        let block = try DocumentSamples.swiftBlock(in: "Sources/Networking/Networking.docc/RequestsAndErrors.md") {
+            $0.contains("quarterlyReport")
+        }
+        #expect(try DocumentSamples.isCompiled(block.components(separatedBy: "\n").dropFirst(2).joined(separator: "\n"), in: #filePath))
+    }
+
     @Test func theRecordingSampleWrapsTheTransportAndReportsAFolderWithNothingRecorded() async throws {
         let folder = try FixtureFolder([:])
         let (client, report) = try await recordAndReplayExample(fixturesFolder: folder.url)
