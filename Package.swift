@@ -113,9 +113,11 @@ let package = Package(
             name: "NetworkingRealServerTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl"]),
         .testTarget(name: "NetworkingFuzzCorpusTests", dependencies: ["Fuzz"]),
+        // Recorded: a folder recorded from a backend, shipped with the target as Plugins.md's test reads it.
         .testTarget(
             name: "NetworkingDocumentationTests",
-            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl", "Demo"]),
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl", "Demo"],
+            resources: [.copy("Recorded")]),
     ]
 )
 
