@@ -6,7 +6,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 # DocC: the toolchain's on PATH (Linux), else Xcode's through xcrun (a Mac).
 DOCC         ?= $(shell command -v docc 2>/dev/null || xcrun --find docc 2>/dev/null || echo docc)
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak clean
+.PHONY: help build test demo record bench lint snippets format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -74,8 +74,14 @@ soak: ## A million calls through the full chain on libcurl, 64 callers, against 
 	@$(SWIFT) build -q -c release --product Benchmarks
 	@$(SWIFT) run -q -c release --skip-build Benchmarks --soak $(or $(CALLS),1000000)
 
-lint: check-deps ## Check formatting and documentation of every public symbol
+lint: check-deps snippets ## Check formatting and documentation of every public symbol, and every doc sample alone
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)
+
+snippets: ## Compile each Swift sample of README.md, Plugins.md and the articles alone, with only the imports it shows
+	@# Each sample in a file and a module of its own, type-checked against the library's modules (a build of the
+	@# library products first); a sample that leans on another's declarations or a missing import fails here.
+	$(SWIFT) build --target Networking --target NetworkingTesting
+	python3 Tests/Tools/compile_doc_snippets.py --bin-path "$$($(SWIFT) build --show-bin-path)"
 
 format: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)

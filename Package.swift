@@ -111,15 +111,19 @@ let package = Package(
         .testTarget(
             name: "NetworkingURLSessionTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+        // Fixtures: a folder the target ships, read as the docs' app reads its own (Bundle.module).
         .testTarget(
-            name: "NetworkingTestingTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"]),
+            name: "NetworkingTestingTests", dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "NetworkingRealServerTests",
             dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl"]),
         .testTarget(name: "NetworkingFuzzCorpusTests", dependencies: ["Fuzz"]),
+        // Recorded: a folder recorded from a backend, shipped with the target as Plugins.md's test reads it.
         .testTarget(
             name: "NetworkingDocumentationTests",
-            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl", "Demo"]),
+            dependencies: ["Networking", "NetworkingTesting", "NetworkingTestSupport", "NetworkingCurl", "Demo"],
+            resources: [.copy("Recorded")]),
     ]
 )
 

@@ -11,6 +11,10 @@ package struct BehaviorChain: Sendable {
     package let conflict: BehaviorConflictError?
     /// Whether a behavior of the wire stage (a cache, coalescing) is in the chain.
     package var hasWireStage: Bool { behaviors.last?.placement.stage == .wire }
+    /// Whether a behavior at `BehaviorPlacement/cache` is in the chain: found among the wire stage, at its end.
+    package var hasCache: Bool {
+        behaviors.reversed().prefix { $0.placement.stage == .wire }.contains { $0.placement == .cache }
+    }
 
     /// Flattens `behaviors` and orders them by placement.
     package init(_ behaviors: [any RequestBehavior]) {

@@ -26,6 +26,9 @@ public struct RequestContext: Sendable {
     /// The call's attempt, which records the request as it was sent (after every behavior): `nil` in a context a
     /// test built.
     package var attempt: Attempt?
+    /// Whether the call's chain holds a behavior at `BehaviorPlacement/cache` (an HTTP cache), so that a behavior
+    /// asking something of the cache can refuse a call no cache would see: `nil` in a context a test built.
+    package var chainHasCache: Bool?
 
     /// The request as it was sent for the answer the call has now (after every behavior and redirect), so that a
     /// behavior outside the one that added a credential can still hide it; `nil` before an answer, or in a context a

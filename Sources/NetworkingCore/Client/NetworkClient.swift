@@ -37,16 +37,31 @@ public final class NetworkClient: Sendable {
     /// Creates a client from a full configuration.
     ///
     /// A client-wide behavior that holds two behaviors of one exclusive placement, or an override, stops the
-    /// program here with the ``BehaviorConflictError``'s message (`precondition`): written in code, it is a
-    /// programmer error. Use ``init(validating:)`` for a behavior assembled at run time.
+    /// program here with the ``BehaviorConflictError``'s message (`fatalError`, so an optimized build says it too):
+    /// written in code, it is a programmer error. The message names the caller's file and line, the line that built
+    /// the client. Use ``init(validating:)`` for a behavior assembled at run time.
     ///
-    /// - Parameter configuration: Everything the client is built from.
-    public convenience init(configuration: Configuration) {
+    /// - Parameters:
+    ///   - configuration: Everything the client is built from.
+    ///   - file: The file a conflict is reported at: the caller's, by default.
+    ///   - line: The line a conflict is reported at: the caller's, by default.
+    public convenience init(configuration: Configuration, file: StaticString = #fileID, line: UInt = #line) {
         do {
             try self.init(validating: configuration)
         } catch {
-            preconditionFailure("NetworkClient: the client-wide behavior cannot work as written: \(error)")
+            fatalError(
+                "NetworkClient: the client-wide behavior cannot work as written: \(error)", file: file, line: line)
         }
+    }
+
+    /// Creates a client from a full configuration: 1.0.0's initializer, kept for compatibility. A call written
+    /// `NetworkClient(configuration:)` resolves to ``init(configuration:file:line:)``, which reports a conflict at
+    /// the caller's line.
+    ///
+    /// - Parameter configuration: Everything the client is built from.
+    @_disfavoredOverload
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, file: #fileID, line: #line)
     }
 
     /// Creates a client from a full configuration, throwing a conflict in its client-wide behavior: for behaviors
@@ -83,13 +98,38 @@ public final class NetworkClient: Sendable {
     ///     platform's default transport.
     ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
     ///
-    /// A conflict in `behavior` stops the program here, as ``init(configuration:)`` says.
+    ///   - file: The file a conflict is reported at: the caller's, by default.
+    ///   - line: The line a conflict is reported at: the caller's, by default.
+    ///
+    /// A conflict in `behavior` stops the program here, at the caller's line, as ``init(configuration:file:line:)``
+    /// says.
+    public convenience init(
+        baseURL: URL?,
+        transport: any HTTPTransport,
+        behavior: any RequestBehavior = EmptyBehavior(),
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(
+            configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior), file: file,
+            line: line)
+    }
+
+    /// Creates a client: 1.0.0's initializer, kept for compatibility. A call written
+    /// `NetworkClient(baseURL:transport:behavior:)` resolves to ``init(baseURL:transport:behavior:file:line:)``,
+    /// which reports a conflict at the caller's line.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The URL request paths are appended to.
+    ///   - transport: How requests travel.
+    ///   - behavior: The client-wide behavior; it wraps every call's per-request behavior.
+    @_disfavoredOverload
     public convenience init(
         baseURL: URL?,
         transport: any HTTPTransport,
         behavior: any RequestBehavior = EmptyBehavior()
     ) {
-        self.init(configuration: Configuration(baseURL: baseURL, transport: transport, behavior: behavior))
+        self.init(baseURL: baseURL, transport: transport, behavior: behavior, file: #fileID, line: #line)
     }
 
     /// Sends `request` and returns its decoded value.
@@ -159,9 +199,10 @@ public final class NetworkClient: Sendable {
             sensitiveHeaderNames: builder.sensitiveHeaderNames, defaultAccept: request.defaultAccept, form: form,
             maximumBodySize: configuration.maximumResponseBodySize, maximumRedirects: configuration.maximumRedirects,
             followsRedirects: configuration.followsRedirects)
-        let context = RequestContext(
+        var context = RequestContext(
             requestName: name, callID: CallIDs.next(), lowercasedHeaderNames: explicit, deadline: deadline,
             attemptTimeout: timeout, clock: clock, metadata: request.metadata, responseForm: form, attempt: attempt)
+        context.chainHasCache = chain.hasWireStage && chain.hasCache
         return PreparedCall(name: name, built: built, attempt: attempt, chain: chain, context: context)
     }
 

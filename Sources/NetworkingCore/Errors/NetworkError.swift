@@ -122,6 +122,15 @@ public struct NetworkError: Error, Sendable {
         return body.count > max(limit, 0) ? text + "… (\(body.count) bytes)" : text
     }
 
+    /// Where the request went: the origin it was sent to (`scheme://host`, with the port when the URL names one)
+    /// and its path, without query (whose values may be secrets) or fragment; the request as the transport received
+    /// it on the attempt that failed (after redirects), else as built; `nil` when it could not be built. A URL never
+    /// carries a user or password here: a request target refuses them.
+    package var target: String? {
+        guard let request = sentRequest ?? builtRequest else { return nil }
+        return "\(request.scheme)://\(request.authority)\(request.pathWithoutQuery)"
+    }
+
     /// The secrets of the request as sent (or as built), in every form they may be echoed in.
     package var secrets: [String] {
         guard let request = sentRequest ?? builtRequest else { return [] }
@@ -130,10 +139,15 @@ public struct NetworkError: Error, Sendable {
 }
 
 extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
-    /// One line for a log: `NetworkError.unacceptableStatus(503) for GET /users/42: … body: {…}`, secrets redacted;
-    /// after more than one attempt, what each got: `… for GET /users/42 after 3 attempts: 503, 503, 503: …`.
+    /// One line for a log, secrets redacted:
+    /// `NetworkError.unacceptableStatus(503) for GET /users/42 at https://api.example.com/v1/users/42: … body: {…}`;
+    /// after more than one attempt, what each got: `… for GET /users/42 at https://… after 3 attempts: 503, 503, 503:
+    /// …`. The URL is where the request went (the origin and path, without user, password or query), so a wrong host
+    /// or a base URL missing its `/v1` shows where a bare `404` came from.
     public var description: String {
-        var line = "NetworkError.\(kind) for \(requestName)\(AttemptOutcome.summary(attempts)): \(message)"
+        var line = "NetworkError.\(kind) for \(requestName)"
+        if let target, !requestName.contains(target) { line += " at \(target)" }
+        line += "\(AttemptOutcome.summary(attempts)): \(message)"
         if let underlyingError, !message.contains("\(underlyingError)") {
             line += " [underlying: \(underlyingError)]"
         }

@@ -11,7 +11,9 @@ extension NetworkRequest where Response: Decodable {
     ///
     /// - Parameters:
     ///   - method: The HTTP method; `GET` by default.
-    ///   - path: A path such as `"/users/42"`, appended to the client's base URL. It may carry a `?query`.
+    ///   - path: A path such as `"/users/42"`, appended to the client's base URL. It may carry a `?query`. It is
+    ///     text: what a URL cannot carry raw (a space, quotes, `<>`, non-ASCII) is percent-encoded (RFC 3986 §2.1), an
+    ///     `%XX` given is kept, a control character or a `.`/`..` segment is refused (`invalidRequest`).
     ///   - query: Query items appended to the URL.
     ///   - headers: Header fields; they win over behaviors' `additionalHeaders`.
     ///   - body: The body to send.

@@ -9,18 +9,35 @@ import NetworkingCore
 ///     directory: fixturesURL, against: liveTransport, baseURL: URL(string: "https://api.example.com/v1")!)
 /// #expect(!report.hasDrift, "\(report)")
 /// ```
-/// Every recorded request is sent again (a sequence as many times as it has answers, a stored request body with
-/// it) and its answer compared with the recording: status, then, when the status is the same, the shape of JSON
-/// bodies (missing keys, new keys, type changes). Bodies are never compared by value, so data that changes every day is no drift.
+/// Every recorded request of a safe method (`GET`, `HEAD`, `OPTIONS`, `TRACE`: RFC 9110 §9.2.1) is sent again (a
+/// sequence as many times as it has answers, a stored request body with it) and its answer compared with the
+/// recording: status, then, when the status is the same, the shape of JSON bodies (missing keys, new keys, type
+/// changes). Bodies are never compared by value, so data that changes every day is no drift, and a value the
+/// recording scrubbed (`<redacted>`) is not compared at all: its key still counts. A recorded `POST`, `PUT`, `PATCH`
+/// or `DELETE` would change the live backend, so it is not sent unless asked
+/// (``check(directory:against:baseURL:headers:sendingUnsafeMethods:)``): ``unsent`` lists it.
 public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
-    /// One entry per recorded answer, in manifest key order.
+    /// One entry per recorded answer that was checked, in manifest key order.
     public let fixtures: [FixtureDrift]
+    /// The recorded requests of an unsafe method that were not sent again, as their manifest keys (`#n` for the n-th
+    /// answer of a sequence); empty when every recording was checked.
+    public let unsent: [String]
 
     /// Creates a report.
     ///
     /// - Parameter fixtures: One entry per recorded answer.
     public init(fixtures: [FixtureDrift]) {
+        self.init(fixtures: fixtures, unsent: [])
+    }
+
+    /// Creates a report that also lists recordings not sent again.
+    ///
+    /// - Parameters:
+    ///   - fixtures: One entry per recorded answer that was checked.
+    ///   - unsent: The recorded requests not sent again.
+    public init(fixtures: [FixtureDrift], unsent: [String]) {
         self.fixtures = fixtures
+        self.unsent = unsent
     }
 
     /// The entries with at least one change.
@@ -29,15 +46,25 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
     /// Whether any recorded answer drifted.
     public var hasDrift: Bool { !drifted.isEmpty }
 
-    /// One line per drifted answer, or a line saying that none drifted.
+    /// One line per drifted answer, or a line saying that none drifted; then, when some were not sent again, a
+    /// line naming them.
     public var description: String {
         let drifted = drifted
-        guard !drifted.isEmpty else { return "no drift in \(fixtures.count) recorded answers" }
-        return "\(drifted.count) of \(fixtures.count) recorded answers drifted:\n"
-            + drifted.map { "  " + $0.description }.joined(separator: "\n")
+        var text =
+            drifted.isEmpty
+            ? "no drift in \(fixtures.count) recorded answers"
+            : "\(drifted.count) of \(fixtures.count) recorded answers drifted:\n"
+                + drifted.map { "  " + $0.description }.joined(separator: "\n")
+        if !unsent.isEmpty {
+            text +=
+                "\n\(unsent.count) recorded requests of unsafe methods not sent again (sendingUnsafeMethods: true "
+                + "sends them): " + unsent.joined(separator: ", ")
+        }
+        return text
     }
 
-    /// Sends every request recorded in `directory` to `transport` and compares each answer with its recording.
+    /// Sends every request of a safe method recorded in `directory` to `transport` and compares each answer with
+    /// its recording; recordings of unsafe methods are listed in ``unsent``, not sent.
     ///
     /// - Parameters:
     ///   - directory: A folder recorded by `RecordingTransport`.
@@ -48,15 +75,48 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
     public static func check(
         directory: URL, against transport: any HTTPTransport, baseURL: URL, headers: HTTPFields = [:]
     ) async -> DriftReport {
+        await check(
+            directory: directory, against: transport, baseURL: baseURL, headers: headers, sendingUnsafeMethods: false)
+    }
+
+    /// Sends the requests recorded in `directory` to `transport` and compares each answer with its recording;
+    /// recordings of unsafe methods (`POST`, `PUT`, `PATCH`, `DELETE`, ...) only when `sendingUnsafeMethods` says so,
+    /// since each would change the live backend again (a test backend's, say), with its recorded body, whose scrubbed
+    /// values are sent as `<redacted>`.
+    ///
+    /// - Parameters:
+    ///   - directory: A folder recorded by `RecordingTransport`.
+    ///   - transport: The live transport, such as the platform's default transport.
+    ///   - baseURL: The backend's base URL, its path included (the recording's base path).
+    ///   - headers: Header fields sent with every request, such as credentials the recording left out.
+    ///   - sendingUnsafeMethods: Whether recordings of methods other than `GET`, `HEAD`, `OPTIONS` and `TRACE` are
+    ///     sent; otherwise ``unsent`` lists them.
+    /// - Returns: The report; a folder that cannot be read gives one entry saying why.
+    public static func check(
+        directory: URL, against transport: any HTTPTransport, baseURL: URL, headers: HTTPFields = [:],
+        sendingUnsafeMethods: Bool
+    ) async -> DriftReport {
         let (read, failure) = manifest(in: directory)
         guard let cassette = read else { return DriftReport(fixtures: failure.map { [$0] } ?? []) }
         var fixtures: [FixtureDrift] = []
+        var unsent: [String] = []
         for (name, key, step) in requests(of: cassette) {
+            if !sendingUnsafeMethods, !isSafe(key) {
+                unsent.append(name)
+                continue
+            }
             let changes = await compare(
                 step, key: key, directory: directory, transport: transport, baseURL: baseURL, headers: headers)
             fixtures.append(FixtureDrift(request: name, file: step.file, changes: changes))
         }
-        return DriftReport(fixtures: fixtures)
+        return DriftReport(fixtures: fixtures, unsent: unsent)
+    }
+
+    /// Whether the manifest key `METHOD /path` names a safe method (RFC 9110 §9.2.1): one that asks for nothing to
+    /// change, so sending it to the live backend again is harmless.
+    private static func isSafe(_ key: String) -> Bool {
+        let method = key.prefix { $0 != " " }
+        return ["GET", "HEAD", "OPTIONS", "TRACE"].contains(method)
     }
 
     /// The folder's manifest, or the entry saying why it cannot be read. (Read apart from `check`: with it inline,

@@ -55,6 +55,8 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One line naming the request, the file and the problem.
     public var description: String {
         switch kind {
+        case .missingFixture where file.isEmpty:
+            "no fixture for \(request): \(reason)"
         case .missingFixture where reason != Self.fileDoesNotExist:
             "no fixture for \(request): looked for \(file) in \(directory); \(reason)"
         case .missingFixture:

@@ -145,10 +145,14 @@ public final class FixtureTransport: HTTPTransport {
     }
 
     /// Reads the manifest and every file it names, throwing the first problem: call it at start-up or in a test
-    /// to find a broken fixture folder before any request does.
+    /// to find a broken fixture folder (or a missing one) before any request does.
     ///
     /// - Throws: ``FixtureError`` naming the file and the problem.
     public func validate() throws {
+        if let reason = missingFolderReason {
+            throw FixtureError(
+                .missingFixture, request: "validation", file: "", directory: directory.path, reason: reason)
+        }
         let manifest = try loadManifest(requestName: "validation")
         for route in manifest.routes {
             for step in route.steps where step.body == nil {
@@ -217,6 +221,7 @@ public final class FixtureTransport: HTTPTransport {
             FixtureError(kind, request: requestName, file: file, directory: directory.path, reason: reason)
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
+            if let reason = missingFolderReason { throw failure(.missingFixture, reason) }
             if spec.file == nil && spec.status != 200 { return (Data(), "(no file)") }
             throw failure(.missingFixture, FixtureError.fileDoesNotExist)
         }

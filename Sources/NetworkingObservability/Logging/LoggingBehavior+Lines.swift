@@ -3,10 +3,12 @@ import NetworkingHTTP
 import NetworkingCore
 
 extension LoggingBehavior {
-    /// `[Networking 3F2A9C1B] GET https://…`, with headers and body when enabled.
+    /// `[Networking 3F2A9C1B] GET https://…`, with headers and body when enabled. The headers are those this
+    /// behavior was handed, `headers before inner behaviors:`: the behaviors inside it (credentials, cookies, the
+    /// client's default `Accept`) add theirs later, and the end line shows them as sent.
     func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext, secrets: [String]) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
-        if logsHeaders { line += headersText(request.headerFields) }
+        if logsHeaders { line += headersText(request.headerFields, "headers before inner behaviors") }
         line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
         return line
     }
@@ -23,7 +25,9 @@ extension LoggingBehavior {
         if body.isStreaming { line += ", streaming" }
         if attempts.count > 1 { line += "," + AttemptOutcome.summary(attempts) }
         if let note { line += " (\(note))" }
-        if logsHeaders { line += headersText(response.headerFields) }
+        if logsHeaders {
+            line += sentHeadersText(context.requestAsSent) + headersText(response.headerFields, "response headers")
+        }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line
     }
@@ -51,7 +55,10 @@ extension LoggingBehavior {
             line += " in \(milliseconds(elapsed))\(attempts.count > 1 ? "," : "")\(AttemptOutcome.summary(attempts)):"
             line += " \(error.kind): \(error.message)"
             if let body = error.body { line += ", \(body.count) bytes" }
-            if logsHeaders, let response = error.response { line += headersText(response.headerFields) }
+            if logsHeaders { line += sentHeadersText(error.sentRequest ?? context.requestAsSent) }
+            if logsHeaders, let response = error.response {
+                line += headersText(response.headerFields, "response headers")
+            }
             line += bodyText(error.body, contentType: error.response?.headerFields[.contentType], secrets: secrets)
             return line
         default:
@@ -71,16 +78,23 @@ extension LoggingBehavior {
         "\(Int((duration.seconds * 1000).rounded())) ms"
     }
 
-    /// ` headers: Accept="application/json", Authorization="<redacted>"`, sorted by name, values quoted, names as
-    /// written.
-    private func headersText(_ fields: HTTPFields) -> String {
-        guard !fields.isEmpty else { return " headers: none" }
+    /// ` sent headers: …`: the request's headers as they left the client, after every behavior (redacted), or
+    /// nothing when no request was sent (a request refused before any I/O, a context a test built).
+    private func sentHeadersText(_ sent: HTTPRequest?) -> String {
+        guard let sent else { return "" }
+        return headersText(sent.headerFields, "sent headers")
+    }
+
+    /// ` sent headers: Accept="application/json", Authorization="<redacted>"` (for `label` `sent headers`), sorted
+    /// by name, values quoted, names as written.
+    private func headersText(_ fields: HTTPFields, _ label: String) -> String {
+        guard !fields.isEmpty else { return " \(label): none" }
         let shown = fields.sorted { $0.name < $1.name }.map { field in
             let value = redaction.redacts(field) ? Redaction.placeholder : field.value
             let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             return "\(field.name.rawName)=\"\(quoted)\""
         }
-        return " headers: " + shown.joined(separator: ", ")
+        return " \(label): " + shown.joined(separator: ", ")
     }
 
     /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of the request that

@@ -30,9 +30,13 @@ import NetworkingCore
 ///   body: `[Networking 3F2A9C1B] stream finished GET https://… in 1200 ms, 1048576 bytes` (or `stream failed`,
 ///   with the error, or `stream cancelled`).
 /// - **Where it runs:** by default once per call (`BehaviorPlacement/observation`, outside retry and
-///   credentials): one pair of lines per call, and the `Authorization` header never even reaches it. With
-///   `eachAttempt: true` it runs at `BehaviorPlacement/outgoing` instead: one pair per attempt, showing the request
-///   exactly as it leaves (credentials and cookies included, redacted).
+///   credentials): one pair of lines per call. With `eachAttempt: true` it runs at `BehaviorPlacement/outgoing`
+///   instead: one pair per attempt.
+/// - **Headers** (`headers: true`) are written twice, each saying which they are. The start line has the request's
+///   headers as this behavior was handed them, `headers before inner behaviors: …`: behaviors inside it add theirs
+///   later (at `observation`, the `Authorization` of `.authorization`, cookies; at either placement, the client's
+///   default `Accept`). The end line has them as they left the client, `sent headers: …` (credentials included,
+///   redacted), then `response headers: …`.
 /// - **The sink runs inline** (see ``LogSink``): a slow sink delays the call but cannot break it. It is called
 ///   even when the call is cancelled, after which the `CancellationError` is rethrown unchanged.
 ///

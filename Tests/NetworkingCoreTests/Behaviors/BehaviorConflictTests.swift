@@ -75,28 +75,34 @@ import NetworkingTestSupport
 
     #if compiler(>=6.2)
         /// Written in code, a conflict is a programmer error: building the client stops the program there, with the
-        /// conflict's message, as the standard library stops on an index out of range.
-        @Test func aConflictWrittenInCodeStopsTheProgramWhereTheClientIsBuilt() async throws {
-            let fromConfiguration = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                let behavior = CombinedBehavior([.retry(), .retry()])
-                _ = NetworkClient(configuration: .init(baseURL: nil, transport: MockTransport(), behavior: behavior))
-            }
-            let onATransport = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                _ = NetworkClient(
-                    baseURL: nil, transport: MockTransport(), behavior: CombinedBehavior([.retry(), .retry()]))
-            }
-            let onTheDefaultTransport = await #expect(
-                processExitsWith: .failure, observing: [\.standardErrorContent]
-            ) {
-                _ = NetworkClient(baseURL: nil, behavior: CombinedBehavior([.without(.credentials)]))
-            }
-            for result in [fromConfiguration, onATransport] {
+        /// conflict's message, as the standard library stops on an index out of range. The trap names the line that
+        /// built the client, not the library's own line (`NetworkClient.swift:48`), whichever initializer built it:
+        /// only the backtrace showed the app's line.
+        @Test func aConflictWrittenInCodeStopsTheProgramAtTheLineThatBuiltTheClient() async throws {
+            let results = [
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    ConflictWrittenInCode.configuration()
+                },
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    ConflictWrittenInCode.transport()
+                },
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    ConflictWrittenInCode.defaultTransport()
+                },
+            ]
+            let reasons = [
+                "two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one",
+                "two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one",
+                "is in the client-wide behavior, where it does nothing",
+            ]
+            for ((result, line), reason) in zip(zip(results, ConflictWrittenInCode.lines), reasons) {
                 let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
                 #expect(
-                    message.contains("two behaviors of the retry placement (RetryBehavior, RetryBehavior); keep one"))
+                    message.contains("NetworkingCoreTests/BehaviorConflictTests.swift:\(line): Fatal error:"),
+                    "\(message)")
+                #expect(message.contains(reason), "\(message)")
+                #expect(!message.contains("NetworkClient.swift"), "\(message)")
             }
-            let message = String(decoding: onTheDefaultTransport?.standardErrorContent ?? [], as: UTF8.self)
-            #expect(message.contains("is in the client-wide behavior, where it does nothing"))
         }
     #endif
 
@@ -141,4 +147,15 @@ import NetworkingTestSupport
         #expect(error?.underlyingError is BehaviorConflictError)
         #expect(transport.requestCount == 0)
     }
+}
+
+/// A client-wide conflict written in code, built by each initializer on a line of its own: the lines the trap must
+/// name.
+private enum ConflictWrittenInCode {
+    static let both = CombinedBehavior([.retry(), .retry()])
+    static let setup = NetworkClient.Configuration(baseURL: nil, transport: MockTransport(), behavior: both)
+    static let lines = [#line + 1, #line + 2, #line + 3]
+    static func configuration() { _ = NetworkClient(configuration: setup) }
+    static func transport() { _ = NetworkClient(baseURL: nil, transport: MockTransport(), behavior: both) }
+    static func defaultTransport() { _ = NetworkClient(baseURL: nil, behavior: .without(.credentials)) }
 }

@@ -36,7 +36,8 @@ import NetworkingTestSupport
         // The reason phrase comes from Foundation and differs in letter case between platforms.
         #expect(
             error.description.hasPrefix(
-                "NetworkError.unacceptableStatus(503) for GET /users/1: the server answered 503 "))
+                "NetworkError.unacceptableStatus(503) for GET /users/1 at https://api.example.test/v1/users/1: "
+                    + "the server answered 503 "))
         #expect(error.description.hasSuffix(#" body: {"error":"busy"}\n"#))
         #expect(!error.description.contains("\n"))
     }

@@ -33,6 +33,7 @@ import Testing
         ),
         ("CircuitOpenError", CircuitOpenError(key: "h", phase: .open, retryAfter: .seconds(3))),
         ("OnlyIfCachedMiss", OnlyIfCachedMiss(reason: "nothing is stored")),
+        ("MissingHTTPCacheError", MissingHTTPCacheError(policy: .offline)),
         ("DownloadFileError", DownloadFileError(operation: .write, path: "/tmp/x", reason: "disk full")),
         ("EndOfStream", ServerSentEventSource.EndOfStream()),
         ("EventStreamContentTypeError", EventStreamContentTypeError(received: "text/html", requestName: "GET /e")),

@@ -11,14 +11,19 @@ enum DocumentSamples {
     /// The text of the first ```swift block of `document` that `matches` accepts.
     static func swiftBlock(in document: String, where matches: (String) -> Bool) throws -> String {
         let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
-        return try #require(
-            text.components(separatedBy: "```swift\n").dropFirst().first(where: matches)?
-                .components(separatedBy: "\n```").first)
+        // Each block alone, so that `matches` never sees the prose after a block.
+        let block = text.components(separatedBy: "```swift\n").dropFirst()
+            .compactMap { $0.components(separatedBy: "\n```").first }.first(where: matches)
+        return try #require(block)
     }
 
-    /// The non-empty lines of `text`, trimmed: indentation does not count.
+    /// The non-empty lines of `text`, trimmed: indentation does not count, nor do imports (a sample shows the ones
+    /// it needs alone, a test file has its own) and the first-line markers of a sample that is not a file of its own
+    /// (`// Fragment: …`, `// Continues … above: …`; see Tests/Tools/compile_doc_snippets.py).
     static func lines(of text: String) -> [String] {
-        PluginsSamplesTests.normalized(Substring(text))
+        PluginsSamplesTests.normalized(Substring(text)).filter {
+            !$0.hasPrefix("import ") && !$0.hasPrefix("// Fragment") && !$0.hasPrefix("// Continues ")
+        }
     }
 
     /// Whether `sample`'s lines appear in a row, indentation aside, in the file at `path`.

@@ -3,8 +3,10 @@ import Testing
 import NetworkingTestSupport
 
 /// Every Swift sample a user can read in README.md, Plugins.md and the DocC articles appears, line for line
-/// (indentation and imports aside), in a test file the compiler builds: a sample that no longer compiles fails the
-/// build, and one edited in its document but not in its test fails here.
+/// (indentation, imports and a first-line marker aside), in a test file the compiler builds: a sample that no longer
+/// compiles fails the build, and one edited in its document but not in its test fails here. That each sample also
+/// compiles alone, in a file of its own with only the imports it shows, is `make lint`'s check
+/// (Tests/Tools/compile_doc_snippets.py).
 @Suite struct EverySampleIsCompiledTests {
     static let documents: [String] = {
         let articles =
@@ -29,9 +31,9 @@ import NetworkingTestSupport
         let blocks = text.components(separatedBy: "```swift\n").dropFirst().compactMap {
             $0.components(separatedBy: "\n```").first
         }
-        let compiled = Self.testFiles.map { DocumentSamples.lines(of: $0).filter { !$0.hasPrefix("import ") } }
+        let compiled = Self.testFiles.map { DocumentSamples.lines(of: $0) }
         for block in blocks {
-            let wanted = DocumentSamples.lines(of: block).filter { !$0.hasPrefix("import ") }
+            let wanted = DocumentSamples.lines(of: block)
             let found = compiled.contains { here in
                 here.indices.contains { start in
                     start + wanted.count <= here.count && Array(here[start..<start + wanted.count]) == wanted

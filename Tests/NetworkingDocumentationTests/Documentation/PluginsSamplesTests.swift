@@ -110,19 +110,11 @@ struct LegacySigner: RequestBehavior {
     #expect(log.events == ["inner.modify", "inner.beforeSend", "inner.afterSuccess(200)", "timed GET /items"])
 }
 
-/// Plugins.md's "Against recorded traffic": a folder recorded from a backend answering 503, then 200.
-@Suite struct RecordedTrafficSample {
-    let recordedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
-
-    init() async throws {
-        let backend = MockTransport().stub(.get, "/items", .serviceUnavailable(), .json(#"["a", "b"]"#))
-        let recorder = RecordingTransport(wrapping: backend, directory: recordedFolder, mode: .recordAll, basePath: "/v1")
-        let live = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
-        _ = try? await live.send(NetworkRequest<[String]>(path: "/items"))
-        _ = try await live.send(NetworkRequest<[String]>(path: "/items"))
-    }
-
+// Plugins.md's "Against recorded traffic", on the folder this target ships (Recorded: a backend recorded answering
+// 503, then 200).
+// The folder recorded from the backend, shipped with the test target: resources: [.copy("Recorded")].
 @Test func retryGetsPastTheRecorded503() async throws {
+    let recordedFolder = try #require(Bundle.module.url(forResource: "Recorded", withExtension: nil))
     let clock = TestClock()
     let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com/v1")!,
@@ -131,7 +123,6 @@ struct LegacySigner: RequestBehavior {
     let items = try await client.send(NetworkRequest<[String]>(path: "/items"))
     #expect(items == ["a", "b"])
     #expect(clock.sleeps.count == 1)
-}
 }
 
 func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
@@ -151,13 +142,13 @@ func migratedCalls() -> (RetryBehavior, NetworkRequest<Data>) {
     @Test func everySampleInPluginsMarkdownIsCompiledHere() throws {
         let root = DocumentSamples.root
         let markdown = try String(contentsOf: root.appendingPathComponent("Plugins.md"), encoding: .utf8)
-        let here = Self.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        let here = DocumentSamples.lines(of: try String(contentsOfFile: #filePath, encoding: .utf8))
         let blocks = markdown.components(separatedBy: "```swift\n").dropFirst().map {
-            Substring($0.components(separatedBy: "\n```").first ?? "")
+            $0.components(separatedBy: "\n```").first ?? ""
         }
         #expect(blocks.count == 12)
         for block in blocks {
-            let lines = Self.normalized(block)
+            let lines = DocumentSamples.lines(of: block)
             let found = here.indices.contains { start in
                 start + lines.count <= here.count && Array(here[start..<start + lines.count]) == lines
             }

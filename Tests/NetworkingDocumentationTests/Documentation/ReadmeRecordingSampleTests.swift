@@ -8,20 +8,20 @@ import NetworkingTestSupport
 // The recording example of README.md, verbatim (indentation aside), so the compiler checks it; the suite below
 // checks that README.md still shows exactly this code, and runs it on a mock backend in place of the network.
 
-func readmeRecordingExample(fixturesFolder: URL) async throws -> (NetworkClient, DriftReport) {
-let recorder = RecordingTransport(
-    wrapping: DefaultTransport.shared, directory: fixturesFolder, mode: .recordMissing, basePath: "/v1")
-let client = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
-// Tests replay the folder offline: RecordingTransport(replaying: fixturesFolder, basePath: "/v1") or FixtureTransport.
-let report = await DriftReport.check(
-    directory: fixturesFolder, against: DefaultTransport.shared, baseURL: URL(string: "https://api.example.com/v1")!)
-return (client, report)
+func recordThenCheck(fixturesFolder: URL) async throws -> (NetworkClient, DriftReport) {
+    let recorder = RecordingTransport(
+        wrapping: DefaultTransport.shared, directory: fixturesFolder, mode: .recordMissing, basePath: "/v1")
+    let client = NetworkClient(baseURL: URL(string: "https://api.example.com/v1")!, transport: recorder)
+    // Tests replay the folder offline: RecordingTransport(replaying: fixturesFolder, basePath: "/v1") or FixtureTransport.
+    let report = await DriftReport.check(
+        directory: fixturesFolder, against: DefaultTransport.shared, baseURL: URL(string: "https://api.example.com/v1")!)
+    return (client, report)
 }
 
 @Suite struct ReadmeRecordingSampleTests {
     @Test func theRecordingExampleInReadmeIsCompiledHere() throws {
-        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.hasPrefix("let recorder = RecordingTransport(") }
-        #expect(DocumentSamples.lines(of: block).count == 6)
+        let block = try DocumentSamples.swiftBlock(in: "README.md") { $0.contains("let recorder = RecordingTransport(") }
+        #expect(DocumentSamples.lines(of: block).count == 9)
         #expect(try DocumentSamples.isCompiled(block, in: #filePath), "README.md's recording example is not the code compiled here")
     }
 

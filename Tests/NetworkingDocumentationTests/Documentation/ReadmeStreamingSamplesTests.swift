@@ -14,36 +14,34 @@ let events = decoder.decode(Data("id: 7\nevent: tick\ndata: a\ndata: b\n\n".utf8
 return events
 }
 
-enum ReadmeUploadSample {
-struct Receipt: Codable, Sendable, Equatable { let id: Int }
+// The upload, multipart and streamed-body samples, in a type of their own so that their `Receipt` is theirs: the
+// article's top-level functions are its methods here.
+struct ReadmeUploadSample {
+struct Receipt: Codable, Equatable, Sendable { let id: Int }
 
-static func run(client: NetworkClient, movieURL: URL) async throws -> (Receipt, [TransferProgress]) {
-var seen: [TransferProgress] = []
-let call = client.upload(NetworkRequest<Receipt>(.put, path: "/videos/42", body: .file(movieURL)))
-for await progress in call.progress { print(progress.completedBytes, progress.expectedBytes ?? -1) }
-let receipt = try await call.value
-for await progress in call.progress { seen.append(progress) }
-return (receipt, seen)
-}
-}
-
-func multipartSample(reportURL: URL) -> NetworkRequest<ReadmeUploadSample.Receipt> {
-typealias Receipt = ReadmeUploadSample.Receipt
-var form = MultipartFormData()
-form.append("Ada", name: "author")
-form.appendFile(reportURL, name: "report", filename: "report.txt", contentType: "text/plain")
-let request = NetworkRequest<Receipt>(.post, path: "/reports", body: .multipart(form))
-return request
+func uploadTheMovie(client: NetworkClient, movieURL: URL) async throws -> Receipt {
+    let call = client.upload(NetworkRequest<Receipt>(.put, path: "/videos/42", body: .file(movieURL)))
+    for await progress in call.progress { print(progress.completedBytes, progress.expectedBytes ?? -1) }
+    let receipt = try await call.value
+    return receipt
 }
 
-func streamSample() -> NetworkRequest<ReadmeUploadSample.Receipt> {
-typealias Receipt = ReadmeUploadSample.Receipt
-let lines = HTTPBody { AsyncThrowingStream { continuation in
-    for line in ["one\n", "two\n"] { continuation.yield(Data(line.utf8)) }
-    continuation.finish()
-} }
-let request = NetworkRequest<Receipt>(.put, path: "/logs/today", body: .stream(lines, contentType: "text/plain"))
-return request
+func reportRequest(reportURL: URL) -> NetworkRequest<Receipt> {
+    var form = MultipartFormData()
+    form.append("Ada", name: "author")
+    form.appendFile(reportURL, name: "report", filename: "report.txt", contentType: "text/plain")
+    let request = NetworkRequest<Receipt>(.post, path: "/reports", body: .multipart(form))
+    return request
+}
+
+func logsRequest() -> NetworkRequest<Receipt> {
+    let lines = HTTPBody { AsyncThrowingStream { continuation in
+        for line in ["one\n", "two\n"] { continuation.yield(Data(line.utf8)) }
+        continuation.finish()
+    } }
+    let request = NetworkRequest<Receipt>(.put, path: "/logs/today", body: .stream(lines, contentType: "text/plain"))
+    return request
+}
 }
 
 @Suite struct ReadmeStreamingSamplesTests {
@@ -51,13 +49,13 @@ return request
         let root = DocumentSamples.root
         let readme = try String(contentsOf: root.appendingPathComponent("Sources/Networking/Networking.docc/StreamingAndTransfers.md"), encoding: .utf8)
         let block = try #require(
-            readme.components(separatedBy: "```swift\n").first { $0.hasPrefix(prefix) }?
+            readme.components(separatedBy: "```swift\n").first { DocumentSamples.lines(of: $0).first?.hasPrefix(prefix) == true }?
                 .components(separatedBy: "\n```").first)
-        return PluginsSamplesTests.normalized(Substring(block))
+        return DocumentSamples.lines(of: block)
     }
 
     static func isCompiledHere(_ sample: [String]) throws -> Bool {
-        let here = PluginsSamplesTests.normalized(Substring(try String(contentsOfFile: #filePath, encoding: .utf8)))
+        let here = DocumentSamples.lines(of: try String(contentsOfFile: #filePath, encoding: .utf8))
         return here.indices.contains { start in
             start + sample.count <= here.count && Array(here[start..<start + sample.count]) == sample
         }
@@ -71,27 +69,27 @@ return request
     }
 
     @Test func theUploadSampleIsCompiledHereAndSendsTheFile() async throws {
-        let sample = try Self.readmeBlock(startingWith: "let call = client.upload(")
-        #expect(sample.count == 3)
+        let sample = try Self.readmeBlock(startingWith: "struct Receipt")
+        #expect(sample.count == 7)
         #expect(try Self.isCompiledHere(sample))
         let movie = try TestFiles.temporaryFile(Data(repeating: 1, count: 4096), name: "movie")
         defer { try? FileManager.default.removeItem(at: movie) }
         let transport = MockTransport().stub(.put, "/videos/42", .success(ReadmeUploadSample.Receipt(id: 42)))
         let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
-        let (receipt, _) = try await ReadmeUploadSample.run(client: client, movieURL: movie)
+        let receipt = try await ReadmeUploadSample().uploadTheMovie(client: client, movieURL: movie)
         #expect(receipt == ReadmeUploadSample.Receipt(id: 42))
         #expect(transport.requests(to: .put, "/videos/42").first?.body == Data(repeating: 1, count: 4096))
     }
 
     @Test func theMultipartSampleIsCompiledHereAndTheMockDecodesItsParts() async throws {
-        let sample = try Self.readmeBlock(startingWith: "var form = MultipartFormData()")
-        #expect(sample.count == 4)
+        let sample = try Self.readmeBlock(startingWith: "func reportRequest(")
+        #expect(sample.count == 7)
         #expect(try Self.isCompiledHere(sample))
         let report = try TestFiles.temporaryFile(Data("quarterly".utf8), name: "report")
         defer { try? FileManager.default.removeItem(at: report) }
         let transport = MockTransport().stub(.post, "/reports", .success(ReadmeUploadSample.Receipt(id: 1)))
         let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
-        _ = try await client.send(multipartSample(reportURL: report))
+        _ = try await client.send(ReadmeUploadSample().reportRequest(reportURL: report))
         let parts = try #require(transport.requests(to: .post, "/reports").first).formParts()
         #expect(parts.map(\.name) == ["author", "report"])
         #expect(parts.map(\.filename) == [nil, "report.txt"])
@@ -100,10 +98,10 @@ return request
     }
 
     @Test func theStreamSampleIsCompiledHereAndRestartsForEveryAttempt() async throws {
-        let sample = try Self.readmeBlock(startingWith: "let lines = HTTPBody")
-        #expect(sample.count == 5)
+        let sample = try Self.readmeBlock(startingWith: "func logsRequest(")
+        #expect(sample.count == 8)
         #expect(try Self.isCompiledHere(sample))
-        guard case .stream(let stream, let contentType) = streamSample().body else {
+        guard case .stream(let stream, let contentType) = ReadmeUploadSample().logsRequest().body else {
             Issue.record("the sample's body is not a stream")
             return
         }

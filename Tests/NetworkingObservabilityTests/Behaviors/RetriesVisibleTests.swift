@@ -37,7 +37,9 @@ import NetworkingTestSupport
         let attempts = [AttemptOutcome](repeating: .failed(.transport(.cannotConnect)), count: 3)
         #expect(error?.attempts == attempts)
         let summary = "after 3 attempts: transport(cannotConnect), transport(cannotConnect), transport(cannotConnect)"
-        #expect(error?.description.contains("for GET /items \(summary): ") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("for GET /items at https://api.example.test/v1/items \(summary): ") == true,
+            "\(String(describing: error))")
         #expect(error?.localizedDescription.contains(summary) == true)
         #expect(sink.lines.last?.contains("in 0 ms, \(summary): transport(cannotConnect)") == true, "\(sink.lines)")
     }

@@ -78,7 +78,7 @@ import NetworkingTestSupport
 
         let report = await DriftReport.check(
             directory: folder.url, against: backend, baseURL: URL(string: "https://api.test")!,
-            headers: ["X-API-Key": "drift-key"])
+            headers: ["X-API-Key": "drift-key"], sendingUnsafeMethods: true)
 
         #expect(!report.hasDrift)
         let sent = try #require(backend.requests.last)
