@@ -15,6 +15,15 @@ extension BodyBuffer {
     /// Whether the reader is holding the producer back (the buffer is full).
     package var isFull: Bool { state.withLock { $0.full } }
 
+    /// The trailer fields the producer finished the body with; `nil` until it has finished it complete, and when
+    /// it gave none.
+    package var trailerFields: HTTPFields? {
+        state.withLock { state in
+            guard case .finished = state.ending else { return nil }
+            return state.trailerFields
+        }
+    }
+
     /// Whether the stream has ended for its observers.
     package var isTerminated: Bool { state.withLock { $0.termination != nil } }
 

@@ -27,6 +27,9 @@ import NetworkingTLS
 ///   followed is lost, a produced request body is collected in a temporary file before it is sent, and a body
 ///   cancelled while it streams at full speed is read until the server stops, holding up other sessions' new
 ///   requests meanwhile.
+/// - **No full duplex, no trailers**: a body that waits on the response (`HTTPBody/waitsOnResponse`) or has trailer
+///   fields to send (`HTTPBody/trailerFields`) is refused at once with a `TransportError` naming the request, and a
+///   response's trailer fields are not reported (Foundation offers no API for either). `CurlTransport` does both.
 public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
     /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
@@ -134,6 +137,13 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
             // A caller using the transport without a client: a refused write is never sent without its field.
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
         }
+        if let problem = original.body.fullDuplexOrTrailersProblem {
+            // Foundation sends a body it has whole (a produced one is collected first) and has no trailer API: such a
+            // request would wait forever, or lose its trailers. Refused before anything is sent, naming the request.
+            throw TransportError(
+                .other,
+                "\(original): \(problem), which URLSessionTransport cannot send; nothing was sent. Use CurlTransport")
+        }
         if !ServerTrust.isSupported, !configuration.serverTrust.isSystem {
             throw TransportError(
                 .secureConnectionFailed,
@@ -150,6 +160,14 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
             throw error
         } catch {
             throw TransportError(.other, "the request body could not be prepared: \(error); nothing was sent")
+        }
+        if original.body.trailerFieldsToSend != nil {
+            // A produced body that finished with trailer fields: found once collected, still before any I/O.
+            if let spooled { try? FileManager.default.removeItem(at: spooled) }
+            throw TransportError(
+                .other,
+                "\(original): its body finished with trailer fields (HTTPBody.trailerFields), which "
+                    + "URLSessionTransport cannot send; nothing was sent. Use CurlTransport")
         }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent
