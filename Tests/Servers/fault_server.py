@@ -99,7 +99,8 @@ Socket faults
     /malformed-header?kind=K       raw 200 with a 10-byte JSON body and a broken
                                    header, then close: no-colon, empty-name,
                                    two-lengths (5, then 10), two-lengths-last-shorter
-                                   (10, then 5)
+                                   (10, then 5), length-list (one field "10, 4"),
+                                   length-list-same (one field "10, 10": a valid 10)
 TLS (self-signed certificate made with the openssl command at start)
     /__tls                         on the plain listener: {"port": P, "connections":
                                    N, "handshakes": {"ok": A, "failed": B}}, or 503
@@ -619,6 +620,8 @@ MALFORMED_HEADERS = {
     "empty-name": b": value with no name\r\nContent-Length: 10\r\n",
     "two-lengths": b"Content-Length: 5\r\nContent-Length: 10\r\n",
     "two-lengths-last-shorter": b"Content-Length: 10\r\nContent-Length: 5\r\n",
+    "length-list": b"Content-Length: 10, 4\r\n",
+    "length-list-same": b"Content-Length: 10, 10\r\n",
 }
 
 @route(r"/malformed-header")

@@ -117,19 +117,17 @@ extension CurlTransfer {
         }
     }
 
-    /// Why the trailer fields a produced body finished with cannot follow it on this transfer; `nil` when they can
-    /// (a chunked body on HTTP/1.1).
+    /// Why the trailer fields a produced body finished with cannot follow it on this transfer; `nil` when they can.
+    /// A body that may finish with them goes chunked over HTTP/1.1 (``configure(_:)``); one with a length is
+    /// refused before its last byte (``CurlUpload``). This catches an HTTP/2 connection all the same, where libcurl
+    /// would drop them (it knows the version once the response has begun).
     var trailersCannotBeSent: String? {
-        if !sendsChunked {
-            return "the request body finished with trailer fields, but it announced its length, and trailers follow "
-                + "only a chunked body: make its length unknown; the request was not completed"
-        }
         var version = 0
         _ = ncurl_getinfo_long(api, easy, CurlOption.infoHTTPVersion, &version)
         // CURL_HTTP_VERSION_2_0 is 3, HTTP/3 30.
         guard version < 3 else {
-            return "the request body finished with trailer fields, which libcurl cannot send on HTTP/2; set them on "
-                + "the body before sending it (the request then goes over HTTP/1.1); the request was not completed"
+            return "the request body finished with trailer fields, which libcurl cannot send on HTTP/2; the request "
+                + "was not completed"
         }
         return nil
     }

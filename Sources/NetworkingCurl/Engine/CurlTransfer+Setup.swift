@@ -33,11 +33,14 @@ extension CurlTransfer {
         _ = ncurl_setopt_pointer(api, easy, CurlOption.writeData, user)
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.headerFunction, CurlCallbacks.header)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.headerData, user)
-        // HTTP/1.1 for a body that waits on the response or has trailer fields: libcurl reports an HTTP/2
-        // response's end only once the request has ended too, and sends no request trailers on HTTP/2 (7.88
-        // `lib/http.c` turns the chunked upload off there); see `CurlTransfer+ResponseEnd.swift`.
+        // HTTP/1.1 for a body that waits on the response or may have trailer fields (set on it, or given at its end
+        // by the producer of a body made by HTTPBody.makeStream): libcurl reports an HTTP/2 response's end only once
+        // the request has ended too, and sends no request trailers on HTTP/2 (7.88 `lib/http.c` turns the chunked
+        // upload off there); see `CurlTransfer+ResponseEnd.swift`.
         let body = request.body
-        let http1 = settings.http1Only || body.waitsOnResponse || body.trailerFieldsToSend != nil
+        let http1 =
+            settings.http1Only || body.waitsOnResponse || body.trailerFieldsToSend != nil
+            || (body.isStreaming && body.length == nil)
         _ = ncurl_setopt_long(
             api, easy, CurlOption.httpVersion, http1 ? CurlOption.httpVersion1_1 : CurlOption.httpVersion2TLS)
         settings.applyProxy(to: easy, api: api, check: check)
@@ -80,7 +83,7 @@ extension CurlTransfer {
         _ = ncurl_setopt_pointer(api, easy, CurlOption.readData, user)
         _ = ncurl_setopt_seek_fn(api, easy, CurlOption.seekFunction, CurlCallbacks.seek)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.seekData, user)
-        upload.start(body) { [weak self] in
+        upload.start(body, chunked: sendsChunked) { [weak self] in
             guard let self else { return }
             loop.submit(.resumeSending(self))
         }

@@ -45,8 +45,9 @@ final class CurlUpload: Sendable {
     /// Whether the body is produced (pulled from a producer, which may wait), not bytes in memory.
     var isProduced: Bool { bytes == nil }
 
-    /// Starts pulling a produced body; `wake` tells the loop that sending may resume.
-    func start(_ body: HTTPBody, wake: @escaping @Sendable () -> Void) {
+    /// Starts pulling a produced body; `wake` tells the loop that sending may resume. `chunked`: whether the body
+    /// goes in chunks, after which trailer fields can follow.
+    func start(_ body: HTTPBody, chunked: Bool, wake: @escaping @Sendable () -> Void) {
         guard bytes == nil else { return }
         let length = length
         let task = Task { [state] in
@@ -90,6 +91,14 @@ final class CurlUpload: Sendable {
                 // Its trailer fields, if any (those set on it, or those its producer finished it with), before the
                 // end reaches libcurl.
                 let trailerFields = body.trailerFieldsToSend
+                if trailerFields != nil, !chunked {
+                    // A body with a length goes unchunked: nothing can follow it. Its last byte stays unsent, so the
+                    // server never sees a complete request without them.
+                    throw TransportError(
+                        .other,
+                        "the request body finished with trailer fields, but it announced its length, and trailers "
+                            + "follow only a chunked body: make its length unknown; the request was not completed")
+                }
                 state.withLock { $0.trailerFields = trailerFields }
                 if let last, await !offer(last) { return }
             } catch {
