@@ -71,8 +71,8 @@ public struct HTTPBody: Sendable, Hashable, AsyncSequence, CustomStringConvertib
     /// var body = HTTPBody(once: answers)
     /// body.waitsOnResponse = true
     /// let request = HTTPRequest(method: .post, url: chatURL, body: body)
-    /// let (_, response) = try await transport.send(request)
-    /// for try await line in response { writer.yield(reply(to: line)) }  // each answer waits on the response
+    /// let (_, answer) = try await transport.send(request)
+    /// for try await line in answer { writer.yield(reply(to: line)) }  // each reply waits on the response
     /// writer.finish()  // ends the request once the response has ended
     /// ```
     ///

@@ -317,8 +317,17 @@ import Testing
     let _ = client
 }
 
+// Sources/NetworkingHTTP/HTTP/HTTPBody+Trailers.swift:18
+@Sendable func docSample34_HTTPBody_Trailers() async throws {
+    var body = HTTPBody.data(payload)
+    body.trailerFields = ["X-Checksum": checksum]
+    let request = HTTPRequest(method: .put, url: uploadURL, body: body)
+    let _ = body
+    let _ = request
+}
+
 // Sources/NetworkingHTTP/HTTP/HTTPBody.swift:6
-@Sendable func docSample34_HTTPBody() async throws {
+@Sendable func docSample35_HTTPBody() async throws {
     let small = HTTPBody.data(Data("hello".utf8))                 // in memory
     let large = HTTPBody.file(URL(fileURLWithPath: "/tmp/video.mp4"))  // read from disk for every sending
     let produced = HTTPBody(length: 3) {                           // produced afresh for every sending
@@ -332,8 +341,24 @@ import Testing
     let _ = produced
 }
 
+// Sources/NetworkingHTTP/HTTP/HTTPBody.swift:69
+@Sendable func docSample36_HTTPBody() async throws {
+    let (answers, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+    var body = HTTPBody(once: answers)
+    body.waitsOnResponse = true
+    let request = HTTPRequest(method: .post, url: chatURL, body: body)
+    let (_, answer) = try await transport.send(request)
+    for try await line in answer { writer.yield(reply(to: line)) }  // each reply waits on the response
+    let _ = writer.finish()  // ends the request once the response has ended
+    let _ = answers
+    let _ = writer
+    let _ = body
+    let _ = request
+    let _ = answer
+}
+
 // Sources/NetworkingHTTP/HTTP/HTTPFields.swift:4
-@Sendable func docSample35_HTTPFields() async throws {
+@Sendable func docSample37_HTTPFields() async throws {
     var fields: HTTPFields = ["Accept": "application/json"]
     fields[.authorization] = "Bearer t0ken"          // replaces every Authorization field
     fields.append(HTTPField(name: "X-Trace", value: "a"))
@@ -344,7 +369,7 @@ import Testing
 }
 
 // Sources/NetworkingHTTP/HTTP/HTTPRequest.swift:6
-@Sendable func docSample36_HTTPRequest() async throws {
+@Sendable func docSample38_HTTPRequest() async throws {
     var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/items")!)
     request.headerFields[.contentType] = "application/json"
     request.body = .data(payload)
@@ -353,26 +378,26 @@ import Testing
 }
 
 // Sources/NetworkingHTTP/HTTP/SetCookieFieldSplitter.swift:7
-@Sendable func docSample37_SetCookieFieldSplitter() async throws {
+@Sendable func docSample39_SetCookieFieldSplitter() async throws {
     let _ = SetCookieFieldSplitter.cookieStrings(in: ["a=x, b=evil"])                        // ["a=x, b=evil"]: one cookie
     let _ = SetCookieFieldSplitter.cookieStrings(in: ["a=1, b=2"], fieldsAreJoined: true)   // ["a=1", "b=2"]
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/CacheRequestPolicy.swift:9
-@Sendable func docSample38_CacheRequestPolicy() async throws {
+@Sendable func docSample40_CacheRequestPolicy() async throws {
     // Offline: what the cache holds, however stale, or a 504 at once; never the network.
     let saved = try await client.send(NetworkRequest<[Item]>(path: "/items"), behavior: .cachePolicy(.offline))
     let _ = saved
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/CacheRequestPolicyBehavior.swift:7
-@Sendable func docSample39_CacheRequestPolicyBehavior() async throws {
+@Sendable func docSample41_CacheRequestPolicyBehavior() async throws {
     let fresh = try await client.send(NetworkRequest<[Item]>(path: "/items"), behavior: .cachePolicy(.reload))
     let _ = fresh
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/DiskHTTPCacheStore.swift:7
-@Sendable func docSample40_DiskHTTPCacheStore() async throws {
+@Sendable func docSample42_DiskHTTPCacheStore() async throws {
     let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
         .appendingPathComponent("http-cache")
     let cache = HTTPCacheBehavior(store: DiskHTTPCacheStore(directory: folder))
@@ -381,7 +406,7 @@ import Testing
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/HTTPCacheBehavior.swift:9
-@Sendable func docSample41_HTTPCacheBehavior() async throws {
+@Sendable func docSample43_HTTPCacheBehavior() async throws {
     let client = NetworkClient(
         configuration: .init(
             baseURL: URL(string: "https://api.example.com")!,
@@ -390,7 +415,7 @@ import Testing
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/HTTPCacheEvent.swift:7
-@Sendable func docSample42_HTTPCacheEvent() async throws {
+@Sendable func docSample44_HTTPCacheEvent() async throws {
     let cache = HTTPCacheBehavior(store: InMemoryHTTPCacheStore()) { event in
         if event.kind == .revalidated { print("served from cache (revalidated): \(event.requestName)") }
     }
@@ -398,13 +423,13 @@ import Testing
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/HTTPCacheStore.swift:11
-@Sendable func docSample43_HTTPCacheStore() async throws {
+@Sendable func docSample45_HTTPCacheStore() async throws {
     let cache = HTTPCacheBehavior(store: InMemoryHTTPCacheStore())
     let _ = cache
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/InMemoryHTTPCacheStore.swift:8
-@Sendable func docSample44_InMemoryHTTPCacheStore() async throws {
+@Sendable func docSample46_InMemoryHTTPCacheStore() async throws {
     let store = try InMemoryHTTPCacheStore(maximumBytes: 50 << 20)
     let cache = HTTPCacheBehavior(store: store)
     let _ = store
@@ -412,7 +437,7 @@ import Testing
 }
 
 // Sources/NetworkingModifiers/Modifiers/RequestModifierBehavior.swift:7
-@Sendable func docSample45_RequestModifierBehavior() async throws {
+@Sendable func docSample47_RequestModifierBehavior() async throws {
     let signing: RequestModifierBehavior = .modifyRequest { request in
         request.headerFields["X-Signature"] = try await signer.signature(for: request)
     }
@@ -420,7 +445,7 @@ import Testing
 }
 
 // Sources/NetworkingObservability/ActivityCounter/ActivityCounterBehavior.swift:8
-@Sendable func docSample46_ActivityCounterBehavior() async throws {
+@Sendable func docSample48_ActivityCounterBehavior() async throws {
     let behavior = CombinedBehavior([
         .activityCounter { isBusy in Task { @MainActor in spinner.isHidden = !isBusy } },
         .logging(), .retry(), .authorization(.bearer, store: tokens),
@@ -429,7 +454,7 @@ import Testing
 }
 
 // Sources/NetworkingObservability/ActivityCounter/ActivityCounterStore.swift:9
-@Sendable func docSample47_ActivityCounterStore() async throws {
+@Sendable func docSample49_ActivityCounterStore() async throws {
     final class MetricsCounter: ActivityCounterStore {
         private let inner = InMemoryActivityCounterStore()
         var count: Int { inner.count }
@@ -439,13 +464,13 @@ import Testing
 }
 
 // Sources/NetworkingObservability/BackgroundTask/BackgroundTaskBehavior.swift:7
-@Sendable func docSample48_BackgroundTaskBehavior() async throws {
+@Sendable func docSample50_BackgroundTaskBehavior() async throws {
     let behavior = CombinedBehavior([.activityCounter(onChange: showSpinner), .backgroundTask(), .logging(), .retry()])
     let _ = behavior
 }
 
 // Sources/NetworkingObservability/BackgroundTask/BackgroundTaskProvider.swift:9
-@Sendable func docSample49_BackgroundTaskProvider() async throws {
+@Sendable func docSample51_BackgroundTaskProvider() async throws {
     final class RecordingProvider: BackgroundTaskProvider {
         func beginTask(named name: String, expirationHandler: @escaping @Sendable () -> Void) async -> Int? { 1 }
         func endTask(_ identifier: Int) {}
@@ -453,7 +478,7 @@ import Testing
 }
 
 // Sources/NetworkingObservability/Metrics/MetricsBehavior.swift:8
-@Sendable func docSample50_MetricsBehavior() async throws {
+@Sendable func docSample52_MetricsBehavior() async throws {
     let behavior = CombinedBehavior([
         .metrics { metrics in print(metrics) },
         .logging(), .retry(),
@@ -462,13 +487,13 @@ import Testing
 }
 
 // Sources/NetworkingObservability/Metrics/MetricsSink.swift:9
-@Sendable func docSample51_MetricsSink() async throws {
+@Sendable func docSample53_MetricsSink() async throws {
     let sink = MetricsSink { metrics in print(metrics) }
     let _ = sink
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/CircuitBreakerBehavior.swift:8
-@Sendable func docSample52_CircuitBreakerBehavior() async throws {
+@Sendable func docSample54_CircuitBreakerBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.retry(), .circuitBreaker()])
@@ -477,7 +502,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/CircuitBreakerSettings.swift:9
-@Sendable func docSample53_CircuitBreakerSettings() async throws {
+@Sendable func docSample55_CircuitBreakerSettings() async throws {
     let settings = try CircuitBreakerSettings(failureRatio: 0.25, minimumThroughput: 20)
     let breaker = CircuitBreakerBehavior.circuitBreaker(settings)
     let _ = settings
@@ -485,7 +510,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/CircuitOpenError.swift:10
-@Sendable func docSample54_CircuitOpenError() async throws {
+@Sendable func docSample56_CircuitOpenError() async throws {
     do {
         _ = try await client.send(NetworkRequest<Data>(path: "/items"))
     } catch let error as NetworkError {
@@ -496,7 +521,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/InMemoryCircuitBreakerStore.swift:8
-@Sendable func docSample55_InMemoryCircuitBreakerStore() async throws {
+@Sendable func docSample57_InMemoryCircuitBreakerStore() async throws {
     let store = InMemoryCircuitBreakerStore()
     let client = NetworkClient(baseURL: url, behavior: .circuitBreaker(store: store))
     // later
@@ -507,7 +532,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Coalescing/CoalescingBehavior.swift:8
-@Sendable func docSample56_CoalescingBehavior() async throws {
+@Sendable func docSample58_CoalescingBehavior() async throws {
     let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com")!,
         behavior: CombinedBehavior([.logging(), .retry(), .authorization(.bearer, store: tokens), .coalescing()])
@@ -520,7 +545,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Coalescing/CoalescingKey.swift:8
-@Sendable func docSample57_CoalescingKey() async throws {
+@Sendable func docSample59_CoalescingKey() async throws {
     let a = HTTPRequest(url: URL(string: "https://API.example.com/items?page=2")!, headerFields: ["Accept": "a/b"])
     let b = HTTPRequest(url: URL(string: "https://api.example.com/items?page=2")!, headerFields: ["accept": "a/b"])
     let _ = CoalescingKey(a) == CoalescingKey(b)   // true: scheme, host and header names ignore case
@@ -529,7 +554,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Coalescing/CoalescingSettings.swift:7
-@Sendable func docSample58_CoalescingSettings() async throws {
+@Sendable func docSample60_CoalescingSettings() async throws {
     let settings = try CoalescingSettings(ignoredHeaderNames: ["traceparent", "X-Request-ID", "X-Debug-Session"])
     let behavior = CoalescingBehavior(settings)
     let _ = settings
@@ -537,7 +562,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/ConcurrencyLimit/ConcurrencyLimitBehavior.swift:8
-@Sendable func docSample59_ConcurrencyLimitBehavior() async throws {
+@Sendable func docSample61_ConcurrencyLimitBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.concurrencyLimit(try ConcurrencyLimitSettings(maximumInFlight: 4)), .retry()])
@@ -546,13 +571,13 @@ import Testing
 }
 
 // Sources/NetworkingResilience/ConcurrencyLimit/ConcurrencyLimitSettings.swift:9
-@Sendable func docSample60_ConcurrencyLimitSettings() async throws {
+@Sendable func docSample62_ConcurrencyLimitSettings() async throws {
     let settings = try ConcurrencyLimitSettings(maximumInFlight: 4, maximumQueueLength: 20, scope: .host)
     let _ = settings
 }
 
 // Sources/NetworkingResilience/ConcurrencyLimit/ConcurrencyLimitStore.swift:10
-@Sendable func docSample61_ConcurrencyLimitStore() async throws {
+@Sendable func docSample63_ConcurrencyLimitStore() async throws {
     let store = InMemoryConcurrencyLimitStore()
     let limit = ConcurrencyLimitBehavior(settings: .default, store: store)
     let busy = store.withPartition("") { $0.permits.inFlight }  // the `.client` scope's key is ""
@@ -562,7 +587,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Hedging/HedgingBehavior.swift:8
-@Sendable func docSample62_HedgingBehavior() async throws {
+@Sendable func docSample64_HedgingBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.hedging(), .authorization(.bearer, store: tokens)])
@@ -571,13 +596,13 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Hedging/HedgingSettings.swift:8
-@Sendable func docSample63_HedgingSettings() async throws {
+@Sendable func docSample65_HedgingSettings() async throws {
     let settings = try HedgingSettings(maximumHedges: 2, delay: .fixed(.milliseconds(300)))
     let _ = settings
 }
 
 // Sources/NetworkingResilience/RateLimit/RateLimitBehavior.swift:8
-@Sendable func docSample64_RateLimitBehavior() async throws {
+@Sendable func docSample66_RateLimitBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.rateLimit(), .retry(), .circuitBreaker()])
@@ -586,7 +611,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/RateLimit/RateLimitSettings.swift:10
-@Sendable func docSample65_RateLimitSettings() async throws {
+@Sendable func docSample67_RateLimitSettings() async throws {
     let settings = try RateLimitSettings(capacity: 5, tokensPerSecond: 1)
     let limiter = RateLimitBehavior.rateLimit(settings)
     let _ = settings
@@ -594,7 +619,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Retry/RetryBehavior.swift:7
-@Sendable func docSample66_RetryBehavior() async throws {
+@Sendable func docSample68_RetryBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.retry(onRetry: { print($0) }), .authorization(.bearer, store: tokens)])
@@ -603,7 +628,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Retry/RetrySettings.swift:17
-@Sendable func docSample67_RetrySettings() async throws {
+@Sendable func docSample69_RetrySettings() async throws {
     var settings = RetrySettings.default
     settings.maximumAttempts = 5
     let client = NetworkClient(baseURL: url, behavior: .retry(settings))
@@ -612,7 +637,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Shared/BehaviorScope.swift:8
-@Sendable func docSample68_BehaviorScope() async throws {
+@Sendable func docSample70_BehaviorScope() async throws {
     let perHost = BehaviorScope.host                       // api.example.com and cdn.example.com apart
     let perEndpoint = BehaviorScope.custom { request, context in
         context.metadata[EndpointName.self] ?? request.path
@@ -622,12 +647,12 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Shared/IdempotencyKeyBehavior.swift:11
-@Sendable func docSample69_IdempotencyKeyBehavior() async throws {
+@Sendable func docSample71_IdempotencyKeyBehavior() async throws {
     let _ = try await client.send(payment, behavior: .idempotencyKey())
 }
 
 // Sources/NetworkingTesting/MockResponse.swift:9
-@Sendable func docSample70_MockResponse() async throws {
+@Sendable func docSample72_MockResponse() async throws {
     mock.stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
     mock.stub(.get, "/users/2", .status(404))
     mock.stub(.get, "/health", .failure(TransportError(.cannotConnect, "offline")))
@@ -635,13 +660,13 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockTransport+Stubs.swift:9
-@Sendable func docSample71_MockTransport_Stubs() async throws {
+@Sendable func docSample73_MockTransport_Stubs() async throws {
     let _ = mock.stub(.get, "/me", .unauthorized, .success(User(id: 1, name: "Ada")))        // 401, then 200
     let _ = mock.stub(.get, "/feed", .serviceUnavailable(retryAfter: 1), .json("[]"))       // 503 + Retry-After, then 200
 }
 
 // Sources/NetworkingTesting/MockTransport+Stubs.swift:45
-@Sendable func docSample72_MockTransport_Stubs() async throws {
+@Sendable func docSample74_MockTransport_Stubs() async throws {
     mock.stub(.post, "/users") { request in
         let new = try request.decodedBody(as: NewUser.self)
         return .success(User(id: 7, name: new.name), status: 201)
@@ -649,7 +674,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockTransport.swift:9
-@Sendable func docSample73_MockTransport() async throws {
+@Sendable func docSample75_MockTransport() async throws {
     let mock = MockTransport()
         .stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
         .stub(.get, "/users/2", .serviceUnavailable(retryAfter: 1), .success(User(id: 2, name: "Lin")))
@@ -662,7 +687,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/RecordedRequest.swift:7
-@Sendable func docSample74_RecordedRequest() async throws {
+@Sendable func docSample76_RecordedRequest() async throws {
     let sent = try #require(mock.recordedRequests.last)
     #expect(sent.method == .post)
     #expect(sent.path == "/v1/users")
@@ -673,14 +698,14 @@ import Testing
 }
 
 // Sources/NetworkingTesting/RecordedRequest.swift:90
-@Sendable func docSample75_RecordedRequest() async throws {
+@Sendable func docSample77_RecordedRequest() async throws {
     let parts = try mock.requests(to: .post, "/uploads")[0].formParts()
     #expect(parts.map(\.name) == ["author", "movie"])
     let _ = parts
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Download.swift:8
-@Sendable func docSample76_NetworkClient_Download() async throws {
+@Sendable func docSample78_NetworkClient_Download() async throws {
     let call = client.download(NetworkRequest<Data>(path: "/files/big.iso"), to: destination)
     for await step in call.progress { print(step) }
     let result = try await call.value
@@ -689,7 +714,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Events.swift:8
-@Sendable func docSample77_NetworkClient_Events() async throws {
+@Sendable func docSample79_NetworkClient_Events() async throws {
     let events = try client.events(NetworkRequest<Data>(path: "/notifications"))
     for try await event in events {
         print(event.event, event.data)
@@ -698,7 +723,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Stream.swift:8
-@Sendable func docSample78_NetworkClient_Stream() async throws {
+@Sendable func docSample80_NetworkClient_Stream() async throws {
     let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
     for try await chunk in streamed.body {
         handle(chunk)
@@ -707,7 +732,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Upload.swift:9
-@Sendable func docSample79_NetworkClient_Upload() async throws {
+@Sendable func docSample81_NetworkClient_Upload() async throws {
     let call = client.upload(NetworkRequest<Receipt>(.post, path: "/videos", body: .file(movieURL)))
     for await progress in call.progress { print(progress.fractionCompleted ?? 0) }
     let receipt = try await call.value
@@ -716,7 +741,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Requests/MultipartFormData.swift:7
-@Sendable func docSample80_MultipartFormData() async throws {
+@Sendable func docSample82_MultipartFormData() async throws {
     var form = MultipartFormData()
     form.append("Ada", name: "author")
     form.append(thumbnail, name: "thumbnail", filename: "thumb.png", contentType: "image/png")
@@ -727,7 +752,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Requests/URLFormEncoder.swift:7
-@Sendable func docSample81_URLFormEncoder() async throws {
+@Sendable func docSample83_URLFormEncoder() async throws {
     struct Search: Encodable { let term: String; let tags: [String]; let page: Int? }
     let query = try URLFormEncoder().queryItems(from: Search(term: "swift", tags: ["a", "b"], page: nil))
     // term=swift, tags[]=a, tags[]=b  (page is nil: left out)
@@ -737,17 +762,17 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/AsyncSequence+Streaming.swift:8
-@Sendable func docSample82_AsyncSequence_Streaming() async throws {
+@Sendable func docSample84_AsyncSequence_Streaming() async throws {
     for try await line in chunks.lines { print(line) }
 }
 
 // Sources/NetworkingTransfers/Streaming/AsyncSequence+Streaming.swift:15
-@Sendable func docSample83_AsyncSequence_Streaming() async throws {
+@Sendable func docSample85_AsyncSequence_Streaming() async throws {
     for try await event in chunks.serverSentEvents where event.event == "tick" { print(event.data) }
 }
 
 // Sources/NetworkingTransfers/Streaming/EventStreamContentTypeError.swift:11
-@Sendable func docSample84_EventStreamContentTypeError() async throws {
+@Sendable func docSample86_EventStreamContentTypeError() async throws {
     do {
         for try await event in try client.events(NetworkRequest<Data>(path: "/feed")) { print(event.data) }
     } catch let error as NetworkError {
@@ -756,7 +781,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/LineDecoder.swift:12
-@Sendable func docSample85_LineDecoder() async throws {
+@Sendable func docSample87_LineDecoder() async throws {
     var decoder = LineDecoder()
     var lines = decoder.decode(Data("one\r".utf8))  // ["one"]
     let _ = lines += decoder.decode(Data("\ntwo".utf8))     // [] : the LF ends "one", "two" waits
@@ -766,7 +791,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventDecoder.swift:19
-@Sendable func docSample86_ServerSentEventDecoder() async throws {
+@Sendable func docSample88_ServerSentEventDecoder() async throws {
     var decoder = ServerSentEventDecoder()
     let events = decoder.decode(Data("id: 7\nevent: tick\ndata: a\ndata: b\n\n".utf8))
     // [ServerSentEvent(event: "tick", data: "a\nb", id: "7")]
@@ -775,7 +800,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventSource+EndOfStream.swift:9
-@Sendable func docSample87_ServerSentEventSource_EndOfStream() async throws {
+@Sendable func docSample89_ServerSentEventSource_EndOfStream() async throws {
     let source = try ServerSentEventSource { lastEventID in
         let (status, chunks) = try await connect(lastEventID: lastEventID)  // your request, with its status
         if status == 204 { throw ServerSentEventSource.EndOfStream() }
@@ -785,7 +810,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventSource.swift:9
-@Sendable func docSample88_ServerSentEventSource() async throws {
+@Sendable func docSample90_ServerSentEventSource() async throws {
     let source = try ServerSentEventSource(clock: SystemClock()) { lastEventID in
         try await openEventStream(lastEventID: lastEventID)  // sends Last-Event-ID when not nil
     }
@@ -794,7 +819,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Transfers/NetworkCall.swift:7
-@Sendable func docSample89_NetworkCall() async throws {
+@Sendable func docSample91_NetworkCall() async throws {
     let call = client.download(request, to: destination)
     for await step in call.progress {
         print(step.fractionCompleted ?? 0)
