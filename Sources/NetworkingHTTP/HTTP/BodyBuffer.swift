@@ -108,9 +108,14 @@ package final class BodyBuffer: Sendable {
         }
     }
 
-    /// Ends the stream; the reader gets the buffered chunks first, then the end or the error. A producer that
-    /// finishes the body complete may hand over the trailer fields that came after it.
-    package func finish(_ outcome: HTTPBody.Termination.Outcome, trailerFields: HTTPFields? = nil) {
+    /// Ends the stream; the reader gets the buffered chunks first, then the end or the error.
+    package func finish(_ outcome: HTTPBody.Termination.Outcome) {
+        finish(outcome, trailerFields: nil)
+    }
+
+    /// Ends the stream as ``finish(_:)`` does; a producer that finishes the body complete hands over the trailer
+    /// fields that came after it.
+    package func finish(_ outcome: HTTPBody.Termination.Outcome, trailerFields: HTTPFields?) {
         let ending = state.withLock { (state: inout State) -> Ending in
             if state.ending != nil {
                 // A reader that leaves chunks unread ends the stream as cancelled.

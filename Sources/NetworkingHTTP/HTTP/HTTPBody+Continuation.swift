@@ -70,7 +70,12 @@ extension HTTPBody {
 
 extension HTTPBody {
     /// A body arriving in the given chunks, already complete: for tests of readers.
-    package static func complete(_ chunks: [Data], trailerFields: HTTPFields? = nil) -> HTTPBody {
+    package static func complete(_ chunks: [Data]) -> HTTPBody {
+        complete(chunks, trailerFields: nil)
+    }
+
+    /// A body arriving in the given chunks, already complete, with the trailer fields that followed them.
+    package static func complete(_ chunks: [Data], trailerFields: HTTPFields?) -> HTTPBody {
         let (body, continuation) = makeStream(bufferLimit: Int.max)
         for chunk in chunks { continuation.yield(chunk) }
         if let trailerFields { continuation.finish(trailerFields: trailerFields) } else { continuation.finish() }

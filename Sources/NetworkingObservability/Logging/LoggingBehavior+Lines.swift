@@ -6,7 +6,7 @@ extension LoggingBehavior {
     /// `[Networking 3F2A9C1B] GET https://…`, with headers and body when enabled.
     func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext, secrets: [String]) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
-        if logsHeaders { line += headersText(request.headerFields) }
+        if logsHeaders { line += headersText(request.headerFields) + trailersText(request.body.trailerFields) }
         line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
         return line
     }
@@ -23,7 +23,7 @@ extension LoggingBehavior {
         if body.isStreaming { line += ", streaming" }
         if attempts.count > 1 { line += "," + AttemptOutcome.summary(attempts) }
         if let note { line += " (\(note))" }
-        if logsHeaders { line += headersText(response.headerFields) }
+        if logsHeaders { line += headersText(response.headerFields) + trailersText(body.trailerFields) }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line
     }
@@ -73,14 +73,20 @@ extension LoggingBehavior {
 
     /// ` headers: Accept="application/json", Authorization="<redacted>"`, sorted by name, values quoted, names as
     /// written.
-    private func headersText(_ fields: HTTPFields) -> String {
-        guard !fields.isEmpty else { return " headers: none" }
+    private func headersText(_ fields: HTTPFields, label: String = "headers") -> String {
+        guard !fields.isEmpty else { return " \(label): none" }
         let shown = fields.sorted { $0.name < $1.name }.map { field in
             let value = redaction.redacts(field) ? Redaction.placeholder : field.value
             let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             return "\(field.name.rawName)=\"\(quoted)\""
         }
-        return " headers: " + shown.joined(separator: ", ")
+        return " \(label): " + shown.joined(separator: ", ")
+    }
+
+    /// ` trailers: X-Checksum="42"`, redacted as header fields are; nothing when there are none.
+    func trailersText(_ fields: HTTPFields?) -> String {
+        guard let fields, !fields.isEmpty else { return "" }
+        return headersText(fields, label: "trailers")
     }
 
     /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of the request that
