@@ -11,8 +11,10 @@ extension FixtureTransport {
     /// Files of this size or more are streamed rather than read into memory: 64 KiB, one chunk.
     public static let streamingThreshold: Int64 = 64 * 1024
 
-    /// The file at `url` as a body arriving in chunks, after `head` with its `Content-Length`.
-    package func streamed(_ url: URL, head: HTTPResponse, size: Int64, requestName: String, file: String) throws -> (
+    /// The file at `url` as a body arriving in chunks, after `head` with its `Content-Length`, then `trailers`.
+    package func streamed(
+        _ url: URL, head: HTTPResponse, size: Int64, trailers: HTTPFields? = nil, requestName: String, file: String
+    ) throws -> (
         HTTPResponse, HTTPBody
     ) {
         let handle: FileHandle
@@ -32,7 +34,7 @@ extension FixtureTransport {
                 while let chunk = try handle.read(upToCount: Self.streamChunkSize), !chunk.isEmpty {
                     try await continuation.send(chunk)
                 }
-                continuation.finish()
+                if let trailers { continuation.finish(trailerFields: trailers) } else { continuation.finish() }
             } catch {
                 continuation.finish(throwing: error)
             }
