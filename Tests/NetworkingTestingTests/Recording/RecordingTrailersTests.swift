@@ -53,3 +53,20 @@ import NetworkingTestSupport
         #expect(error?.description.contains("trailers must be an object of strings") == true)
     }
 }
+
+extension RecordingTrailersTests {
+    @Test func recordingABodyThatWaitsOnTheResponseIsRefusedAtOnce() async throws {
+        let folder = try FixtureFolder([:])
+        let backend = Self.backend()
+        let recorder = RecordingTransport(wrapping: backend, directory: folder.url, mode: .recordMissing)
+        let (answers, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        defer { writer.finish() }
+        var body = HTTPBody(once: answers)
+        body.waitsOnResponse = true
+        let error = await #expect(throws: TransportError.self) {
+            try await recorder.send(HTTPRequest(method: .post, url: URL(string: "https://api.test/export")!, body: body))
+        }
+        #expect(error?.message.contains("POST https://api.test/export: its body waits on the response") == true)
+        #expect(backend.requestCount == 0)
+    }
+}
