@@ -11,9 +11,16 @@ extension FixtureTransport {
     /// Files of this size or more are streamed rather than read into memory: 64 KiB, one chunk.
     public static let streamingThreshold: Int64 = 64 * 1024
 
+    /// The file at `url` as a body arriving in chunks, after `head` with its `Content-Length`.
+    package func streamed(_ url: URL, head: HTTPResponse, size: Int64, requestName: String, file: String) throws -> (
+        HTTPResponse, HTTPBody
+    ) {
+        try streamed(url, head: head, size: size, trailers: nil, requestName: requestName, file: file)
+    }
+
     /// The file at `url` as a body arriving in chunks, after `head` with its `Content-Length`, then `trailers`.
     package func streamed(
-        _ url: URL, head: HTTPResponse, size: Int64, trailers: HTTPFields? = nil, requestName: String, file: String
+        _ url: URL, head: HTTPResponse, size: Int64, trailers: HTTPFields?, requestName: String, file: String
     ) throws -> (
         HTTPResponse, HTTPBody
     ) {

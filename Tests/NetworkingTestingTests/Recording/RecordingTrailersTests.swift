@@ -64,7 +64,8 @@ extension RecordingTrailersTests {
         var body = HTTPBody(once: answers)
         body.waitsOnResponse = true
         let error = await #expect(throws: TransportError.self) {
-            try await recorder.send(HTTPRequest(method: .post, url: URL(string: "https://api.test/export")!, body: body))
+            try await recorder.send(
+                HTTPRequest(method: .post, url: URL(string: "https://api.test/export")!, body: body))
         }
         #expect(error?.message.contains("POST https://api.test/export: its body waits on the response") == true)
         #expect(backend.requestCount == 0)
