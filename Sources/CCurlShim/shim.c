@@ -123,6 +123,9 @@ int ncurl_setopt_seek_fn(const ncurl_api *api, void *easy, int option, ncurl_see
 int ncurl_setopt_xferinfo_fn(const ncurl_api *api, void *easy, int option, ncurl_xferinfo_fn value) {
     return api->easy_setopt(easy, option, value);
 }
+int ncurl_setopt_trailer_fn(const ncurl_api *api, void *easy, int option, ncurl_trailer_fn value) {
+    return api->easy_setopt(easy, option, value);
+}
 int ncurl_setopt_blob(const ncurl_api *api, void *easy, int option, const void *bytes, size_t length) {
     struct ncurl_blob blob = {(void *)bytes, length, 1 /* CURL_BLOB_COPY */};
     return api->easy_setopt(easy, option, &blob);

@@ -31,6 +31,8 @@ public struct MockResponse: Sendable {
     public var delay: Duration?
     /// The body.
     package var body: Body
+    /// The trailer fields sent after the body (`HTTPBody/trailerFields`); `nil` for none.
+    public var trailerFields: HTTPFields?
 
     package init(status: Int, headers: HTTPFields, body: Body, error: (any Error)? = nil) {
         self.status = status
@@ -119,6 +121,20 @@ public struct MockResponse: Sendable {
     public func header(_ name: HTTPField.Name, _ value: String) -> MockResponse {
         var copy = self
         copy.headers[name] = value
+        return copy
+    }
+
+    /// The same response with a trailer field sent after its body: `.streamed(chunks).trailer("X-Checksum", sum)`.
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - value: The field value.
+    /// - Returns: The response with the field appended to its trailer fields.
+    public func trailer(_ name: HTTPField.Name, _ value: String) -> MockResponse {
+        var copy = self
+        var fields = copy.trailerFields ?? HTTPFields()
+        fields.append(HTTPField(name: name, value: value))
+        copy.trailerFields = fields
         return copy
     }
 

@@ -22,7 +22,12 @@ extension MockTransport {
                     try await continuation.send(chunk)
                 }
                 switch end {
-                case .finish: continuation.finish()
+                case .finish:
+                    if let trailers = mock.trailerFields {
+                        continuation.finish(trailerFields: trailers)
+                    } else {
+                        continuation.finish()
+                    }
                 case .fail(let error): continuation.finish(throwing: error)
                 case .stall: try await clock.sleep(for: .seconds(100 * 365 * 86_400))
                 }

@@ -72,7 +72,9 @@ public final class MockTransport: HTTPTransport {
         case .mock(let response):
             if let streamed = try streamed(response, to: request) { return streamed }
             let (head, data) = try response.answer(to: request, encoder: encoder)
-            return (head, .data(data))
+            var body = HTTPBody.data(data)
+            body.trailerFields = response.trailerFields
+            return (head, body)
         }
     }
 

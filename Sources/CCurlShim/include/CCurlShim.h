@@ -11,6 +11,9 @@
 typedef size_t (*ncurl_data_fn)(char *buffer, size_t size, size_t count, void *user);
 /// CURLOPT_SEEKFUNCTION: rewinds an upload (origin is SEEK_SET for libcurl's rewinds).
 typedef int (*ncurl_seek_fn)(void *user, int64_t offset, int origin);
+/// CURLOPT_TRAILERFUNCTION: fills `*list` (a curl_slist of "Name: value" lines, which libcurl frees) with the trailer
+/// fields sent after a chunked request body's last chunk; returns 0 (CURL_TRAILERFUNC_OK) or 1 to abort.
+typedef int (*ncurl_trailer_fn)(void **list, void *user);
 /// CURLOPT_XFERINFOFUNCTION: progress.
 typedef int (*ncurl_xferinfo_fn)(void *user, int64_t dltotal, int64_t dlnow, int64_t ultotal, int64_t ulnow);
 
@@ -57,6 +60,7 @@ int ncurl_setopt_offset(const ncurl_api *api, void *easy, int option, int64_t va
 int ncurl_setopt_data_fn(const ncurl_api *api, void *easy, int option, ncurl_data_fn value);
 int ncurl_setopt_seek_fn(const ncurl_api *api, void *easy, int option, ncurl_seek_fn value);
 int ncurl_setopt_xferinfo_fn(const ncurl_api *api, void *easy, int option, ncurl_xferinfo_fn value);
+int ncurl_setopt_trailer_fn(const ncurl_api *api, void *easy, int option, ncurl_trailer_fn value);
 /// Sets a CURLOPT_*_BLOB option; libcurl copies the bytes.
 int ncurl_setopt_blob(const ncurl_api *api, void *easy, int option, const void *bytes, size_t length);
 

@@ -191,7 +191,10 @@ package final class Attempt: Sendable {
             return (response, body, sent)
         }
         do {
-            return (response, .data(try await body.collect(upTo: maximumBodySize)), sent)
+            var collected = HTTPBody.data(try await body.collect(upTo: maximumBodySize))
+            // The trailer fields came after the body: read now that it has ended, kept beside the bytes.
+            collected.trailerFields = body.trailerFields
+            return (response, collected, sent)
         } catch let error as HTTPBody.TooLargeError {
             throw TransportError(.responseTooLarge, error.description)
         }

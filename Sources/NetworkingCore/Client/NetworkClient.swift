@@ -163,7 +163,8 @@ public final class NetworkClient: Sendable {
         let data = body.data ?? Data()
         do {
             let value = try request.decode(data, response, configuration.decoder)
-            return NetworkResponse(value: value, response: response, body: data, builtRequest: built)
+            return NetworkResponse(
+                value: value, response: response, body: data, trailerFields: body.trailerFields, builtRequest: built)
         } catch {
             throw call.attempt.withAttempts(
                 NetworkError(

@@ -3,15 +3,18 @@ import NetworkingHTTP
 
 /// Builds a response head from the lines libcurl hands to its header callback: the status line, then each field
 /// line as it came (repeated fields stay separate, names keep their case), then an empty line. An interim 1xx head
-/// is dropped and the next one read.
+/// is dropped and the next one read. Lines after the final head are the body's trailer fields (libcurl passes a
+/// chunked body's trailer section, and HTTP/2's trailing HEADERS, to the same callback after the body).
 package struct CurlHeadParser {
     package var code: Int?
     package var reason = ""
     package var version = ""
     package var fields = HTTPFields()
+    /// The trailer fields read after the final head, in order.
+    package var trailerFields = HTTPFields()
     /// Whether the last head read is final (not 1xx) and complete.
     package var isComplete = false
-    /// Why the head cannot be used (a field line without a name, conflicting lengths): the transfer stops.
+    /// Why the head cannot be used (a field line without a name, an invalid length): the transfer stops.
     package var failure: String?
 
     package init() {}
@@ -20,9 +23,14 @@ package struct CurlHeadParser {
     ///
     /// Works on the bytes (no Foundation string trimming): this runs for every field of every response.
     package mutating func take(_ raw: UnsafeRawBufferPointer) -> Bool {
-        guard !isComplete else { return false }  // trailers of a chunked body
         var bytes = raw[...]
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
+        guard !isComplete else {
+            // A trailer field; one that is not a field line is dropped (trailers are optional to process,
+            // RFC 9110 §6.5.1: the body before them is whole).
+            if let field = Self.field(bytes) { trailerFields.append(field) }
+            return false
+        }
         if bytes.isEmpty { return endOfHead() }
         if bytes.starts(with: Self.httpSlash) {
             readStatus(bytes)
@@ -37,10 +45,8 @@ package struct CurlHeadParser {
             var last = fields[fields.count - 1]
             last.value += " " + String(decoding: Self.trimmed(bytes), as: UTF8.self)
             fields.replaceSubrange((fields.count - 1)..<fields.count, with: [last])
-        } else if let colon = bytes.firstIndex(of: 0x3A), colon != bytes.startIndex {
-            let name = String(decoding: bytes[..<colon], as: UTF8.self)
-            let value = String(decoding: Self.trimmed(bytes[(colon + 1)...]), as: UTF8.self)
-            fields.append(HTTPField(name: HTTPField.Name(name), value: value))
+        } else if let field = Self.field(bytes) {
+            fields.append(field)
         } else {
             failure =
                 "the response has a header line that is not a field (\(String(decoding: bytes.prefix(40), as: UTF8.self)))"
@@ -56,17 +62,20 @@ package struct CurlHeadParser {
             return false
         }
         isComplete = true
-        // RFC 9112 §6.3: differing Content-Length values make the framing unrecoverable (libcurl frames by the
-        // last one, which could cut the body short while the call looks successful).
-        let lengths = fields[values: .contentLength]
-        if lengths.count > 1 {
-            let distinct = Set(lengths.map { String($0.trimmingSpacesAndTabs) })
-            if distinct.count > 1 {
-                failure =
-                    "the response has conflicting Content-Length values (\(distinct.sorted().joined(separator: ", ")))"
-            }
-        }
+        // RFC 9112 §6.3: an invalid Content-Length (differing values, in one field as `10, 4` or in several) makes
+        // the framing unrecoverable. libcurl reads the first number of the last field, which could cut the body
+        // short while the call looks successful.
+        if case .invalid(let reason) = ContentLength.framing(of: fields[values: .contentLength]) { failure = reason }
         return true
+    }
+
+    /// `name: value` as a field (the value without its surrounding whitespace); `nil` for a line without a colon
+    /// or with an empty name.
+    package static func field(_ bytes: Slice<UnsafeRawBufferPointer>) -> HTTPField? {
+        guard let colon = bytes.firstIndex(of: 0x3A), colon != bytes.startIndex else { return nil }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self)
+        let value = String(decoding: trimmed(bytes[(colon + 1)...]), as: UTF8.self)
+        return HTTPField(name: HTTPField.Name(name), value: value)
     }
 
     private static let httpSlash: [UInt8] = Array("HTTP/".utf8)
@@ -99,12 +108,30 @@ package struct CurlHeadParser {
         fields = HTTPFields()
     }
 
-    /// The announced body length, when there is exactly one valid `Content-Length`.
+    /// The announced body length, when the `Content-Length` fields give one (``ContentLength``).
     var contentLength: Int64? {
-        let values = fields[values: .contentLength]
-        guard values.count == 1, let length = Int64(values[0]), length >= 0 else { return nil }
-        return length
+        if case .length(let length) = ContentLength.framing(of: fields[values: .contentLength]) { return length }
+        return nil
     }
+
+    /// Whether the body comes in chunks (HTTP/1.x with `chunked` among its transfer codings), as libcurl decides
+    /// it: it then frames the body by the chunks, whatever `Content-Length` says (RFC 9112 §6.3).
+    var isChunked: Bool {
+        guard version.hasPrefix("HTTP/1") else { return false }
+        let chunked = Array("chunked".utf8)
+        return fields[values: HTTPField.Name("Transfer-Encoding")].contains { value in
+            value.utf8.split(separator: UInt8(ascii: ",")).contains { member in
+                var coding = member[...]
+                while let first = coding.first, first == 0x20 || first == 0x09 { coding = coding.dropFirst() }
+                while let last = coding.last, last == 0x20 || last == 0x09 { coding = coding.dropLast() }
+                // ASCII letters compared without case: 0x20 is the case bit of a letter.
+                return coding.count == chunked.count && zip(coding, chunked).allSatisfy { $0 | 0x20 == $1 }
+            }
+        }
+    }
+
+    /// Whether the response announces trailer fields (`Trailer`, RFC 9110 §6.6.2).
+    var announcesTrailers: Bool { fields.contains(HTTPField.Name("Trailer")) }
 
     /// The head as a response from `url`.
     func response(url: URL?) -> HTTPResponse {

@@ -41,6 +41,9 @@ enum CurlOption {
     static let caInfoBlob: Int32 = 40_309
     static let bufferSize: Int32 = 98
     static let httpContentDecoding: Int32 = 158
+    static let httpTransferDecoding: Int32 = 157
+    static let trailerFunction: Int32 = 20_283
+    static let trailerData: Int32 = 10_284
 
     // CURLMoption.
     static let multiMaxConnects: Int32 = 6
@@ -63,6 +66,8 @@ enum CurlOption {
     static let writeFunctionPause = 0x1000_0001
     static let readFunctionPause = 0x1000_0001
     static let readFunctionAbort = 0x1000_0000
+    static let trailerFunctionOK: Int32 = 0
+    static let trailerFunctionAbort: Int32 = 1
     static let seekOK: Int32 = 0
     static let seekCannotSeek: Int32 = 2
     static let pauseReceive: Int32 = 1

@@ -33,12 +33,22 @@ extension CurlTransfer {
         _ = ncurl_setopt_pointer(api, easy, CurlOption.writeData, user)
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.headerFunction, CurlCallbacks.header)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.headerData, user)
-        let version = settings.http1Only ? CurlOption.httpVersion1_1 : CurlOption.httpVersion2TLS
-        _ = ncurl_setopt_long(api, easy, CurlOption.httpVersion, version)
+        // HTTP/1.1 for a body that waits on the response or may have trailer fields (set on it, or given at its end
+        // by the producer of a body made by HTTPBody.makeStream): libcurl reports an HTTP/2 response's end only once
+        // the request has ended too, and sends no request trailers on HTTP/2 (7.88 `lib/http.c` turns the chunked
+        // upload off there); see `CurlTransfer+ResponseEnd.swift`.
+        let body = request.body
+        let http1 =
+            settings.http1Only || body.waitsOnResponse || body.trailerFieldsToSend != nil
+            || (body.isStreaming && body.length == nil)
+        _ = ncurl_setopt_long(
+            api, easy, CurlOption.httpVersion, http1 ? CurlOption.httpVersion1_1 : CurlOption.httpVersion2TLS)
         settings.applyProxy(to: easy, api: api, check: check)
         settings.applyTrust(to: easy, api: api, check: check)
         configureMethodAndBody(user: user)
         configureHeaders()
+        // A produced body may still be sending when the response ends: the transport then finds that end itself.
+        if let upload, upload.isProduced { watchResponseEndWhileSending() }
         return failed.isEmpty ? nil : failed.joined(separator: "; ")
     }
 
@@ -60,12 +70,20 @@ extension CurlTransfer {
         if method != "POST" { _ = CurlText.set(api, easy, CurlOption.customRequest, method) }
         let upload = CurlUpload(body, observer: observer)
         self.upload = upload
-        _ = ncurl_setopt_offset(api, easy, CurlOption.postFieldSizeLarge, upload.length ?? -1)
+        // Trailer fields follow a chunked body only: one that has them goes chunked whatever its length; one made
+        // by a producer may finish with them (HTTPBody.Continuation.finish(trailerFields:)).
+        let trailers = body.trailerFieldsToSend != nil
+        sendsChunked = trailers || upload.length == nil
+        _ = ncurl_setopt_offset(api, easy, CurlOption.postFieldSizeLarge, sendsChunked ? -1 : upload.length ?? -1)
+        if trailers || (body.isStreaming && sendsChunked) {
+            _ = ncurl_setopt_trailer_fn(api, easy, CurlOption.trailerFunction, CurlCallbacks.trailer)
+            _ = ncurl_setopt_pointer(api, easy, CurlOption.trailerData, user)
+        }
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.readFunction, CurlCallbacks.read)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.readData, user)
         _ = ncurl_setopt_seek_fn(api, easy, CurlOption.seekFunction, CurlCallbacks.seek)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.seekData, user)
-        upload.start(body) { [weak self] in
+        upload.start(body, chunked: sendsChunked) { [weak self] in
             guard let self else { return }
             loop.submit(.resumeSending(self))
         }
@@ -84,7 +102,9 @@ extension CurlTransfer {
         if fields[.accept] == nil { list = api.pointee.slist_append(list, "Accept:") }
         if fields[HTTPField.Name("Expect")] == nil { list = api.pointee.slist_append(list, "Expect:") }
         if upload != nil, fields[.contentType] == nil { list = api.pointee.slist_append(list, "Content-Type:") }
-        if fields[.acceptEncoding] == nil {
+        // A body that waits on the response asks for no coding: the transport must read the response's own bytes
+        // to see it end (`CurlTransfer+ResponseEnd.swift`).
+        if fields[.acceptEncoding] == nil, !request.body.waitsOnResponse {
             // libcurl names the codings it decodes (gzip, deflate, br, zstd as built) and decodes them.
             _ = CurlText.set(api, easy, CurlOption.acceptEncoding, "")
             decodes = true

@@ -50,6 +50,18 @@ final class CurlTransfer: @unchecked Sendable {
     var decodes = false
     var pausedReceiving = false
     var pausedSending = false
+    /// Whether the transport finds the response's end itself, because libcurl would report it only once the
+    /// request body has ended too (``watchesResponseEnd``, `CurlTransfer+ResponseEnd.swift`).
+    var watchesResponseEnd = false
+    /// Whether libcurl passes a chunked body through undecoded for the transport to read (a watched response that
+    /// libcurl does not decode).
+    var passesChunksThrough = false
+    /// Where the response ends, when watched; `.ended` once it has.
+    var responseEnd = ResponseEnd.atCompletion
+    /// Why the response's framing cannot be read (a broken chunked body the transport decodes itself).
+    var framingFailure: String?
+    /// Whether the request body goes in chunks (no length announced), so trailer fields can follow it.
+    var sendsChunked = false
     private var released = false
 
     var api: UnsafeMutablePointer<ncurl_api> { loop.library.api }
@@ -158,6 +170,7 @@ final class CurlTransfer: @unchecked Sendable {
         observer?.responseHeadReceived(response)
         pendingHead = (response, stream)
         loop.headReady(self)
+        if watchesResponseEnd { watchResponseEnd(status: response.status.code, decoded: decoded) }
     }
 
     /// The content codings of `response`, lower-cased, in no order.
@@ -190,12 +203,18 @@ final class CurlTransfer: @unchecked Sendable {
     func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
         if body == nil { openBody() }
         guard let body else { return 0 }
-        if body.yield(Data(bytes)) { return bytes.count }
-        if body.isTerminated { return 0 }
+        if watchesResponseEnd { return receiveWatchingEnd(bytes, into: body) }
+        return deliver(Data(bytes), to: body) ? bytes.count : 0
+    }
+
+    /// Hands `chunk` to the reader; `false` when the reader has gone (the transfer must stop).
+    func deliver(_ chunk: Data, to body: BodyBuffer) -> Bool {
+        if body.yield(chunk) { return true }
+        if body.isTerminated { return false }
         // Full: the chunk is kept, and receiving pauses until the reader drains half the buffer.
         pausedReceiving = true
         applyPause()
-        return bytes.count
+        return true
     }
 
     func resumeReceiving() {
@@ -210,7 +229,7 @@ final class CurlTransfer: @unchecked Sendable {
         applyPause()
     }
 
-    private func applyPause() {
+    func applyPause() {
         let bits = (pausedReceiving ? CurlOption.pauseReceive : 0) | (pausedSending ? CurlOption.pauseSend : 0)
         _ = api.pointee.easy_pause(easy, bits)
     }
@@ -218,9 +237,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// libcurl finished the transfer (loop thread, already out of the multi handle).
     func complete(result: Int32) {
         reportMetrics()
-        if result == 0 {
+        // A response that ended while the request body was still sending was whole: what happened to the rest of
+        // the request (the server closed, or reset the stream, RFC 9113 §8.1) does not change the answer.
+        if result == 0 || responseEnd == .ended {
             if body == nil { openBody() }
             end(nil)
+        } else if let framingFailure {
+            end(TransportError(.badServerResponse, "\(framingFailure) (libcurl error \(result))"))
         } else {
             let headFailure = head.failure.map {
                 TransportError(.other, "\($0) (\(errorMessage(result)), libcurl error \(result))")
@@ -239,7 +262,9 @@ final class CurlTransfer: @unchecked Sendable {
         if let error {
             body?.finish(error is CancellationError ? .cancelled : .failed(error))
         } else {
-            body?.finish(.finished)
+            // libcurl hands a chunked body's trailer section (HTTP/2: its trailing HEADERS) to the header callback
+            // after the body, before the transfer completes.
+            body?.finish(.finished, trailerFields: head.trailerFields.isEmpty ? nil : head.trailerFields)
         }
         deliverHead()
         let continuation = shared.withLock { shared in

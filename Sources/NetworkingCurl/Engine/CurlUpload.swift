@@ -22,9 +22,12 @@ final class CurlUpload: Sendable {
         var demand: CheckedContinuation<Void, Never>?
         var stopped = false
         var sent: Int64 = 0
+        /// The trailer fields to send after the body: known at once for bytes in memory, once the producer has
+        /// ended for a produced body (set before `finished`).
+        var trailerFields: HTTPFields?
     }
 
-    private let state = LockedBox(State())
+    private let state: LockedBox<State>
     private let bytes: Data?
     private let pump = LockedBox<Task<Void, Never>?>(nil)
     /// The announced length, or `nil` (sent chunked).
@@ -36,10 +39,15 @@ final class CurlUpload: Sendable {
         self.bytes = body.data
         self.length = body.length
         self.observer = observer
+        state = LockedBox(State(trailerFields: body.data == nil ? nil : body.trailerFieldsToSend))
     }
 
-    /// Starts pulling a produced body; `wake` tells the loop that sending may resume.
-    func start(_ body: HTTPBody, wake: @escaping @Sendable () -> Void) {
+    /// Whether the body is produced (pulled from a producer, which may wait), not bytes in memory.
+    var isProduced: Bool { bytes == nil }
+
+    /// Starts pulling a produced body; `wake` tells the loop that sending may resume. `chunked`: whether the body
+    /// goes in chunks, after which trailer fields can follow.
+    func start(_ body: HTTPBody, chunked: Bool, wake: @escaping @Sendable () -> Void) {
         guard bytes == nil else { return }
         let length = length
         let task = Task { [state] in
@@ -80,6 +88,18 @@ final class CurlUpload: Sendable {
                 if let length, count != length {
                     throw TransportError(.other, HTTPBody.lengthMismatch(produced: count, announced: length))
                 }
+                // Its trailer fields, if any (those set on it, or those its producer finished it with), before the
+                // end reaches libcurl.
+                let trailerFields = body.trailerFieldsToSend
+                if trailerFields != nil, !chunked {
+                    // A body with a length goes unchunked: nothing can follow it. Its last byte stays unsent, so the
+                    // server never sees a complete request without them.
+                    throw TransportError(
+                        .other,
+                        "the request body finished with trailer fields, but it announced its length, and trailers "
+                            + "follow only a chunked body: make its length unknown; the request was not completed")
+                }
+                state.withLock { $0.trailerFields = trailerFields }
                 if let last, await !offer(last) { return }
             } catch {
                 let failure =
@@ -152,6 +172,14 @@ final class CurlUpload: Sendable {
 
     /// Why the body could not be sent, if it failed.
     var failure: TransportError? { state.withLock { $0.failure } }
+
+    /// The trailer fields to send after the body, once known.
+    var trailerFields: HTTPFields? { state.withLock { $0.trailerFields } }
+
+    /// Records why the body cannot be sent (loop thread, as libcurl is told to abort).
+    func fail(_ failure: TransportError) {
+        state.withLock { $0.failure = failure }
+    }
 
     /// Stops pulling: the transfer has ended.
     func stop() {

@@ -7,6 +7,8 @@ extension FixtureTransport {
     package struct ResponseSpec: Sendable {
         var status = 200
         var headers: [String: String] = [:]
+        /// The trailer fields sent after the body.
+        var trailers: [String: String] = [:]
         var delay: Duration?
         var file: String?
         var body: Data?
@@ -34,7 +36,7 @@ extension FixtureTransport {
     package struct Manifest: Sendable {
         var routes: [Route] = []
 
-        static let keys: Set<String> = ["status", "headers", "delay", "file", "body", "sequence"]
+        static let keys: Set<String> = ["status", "headers", "trailers", "delay", "file", "body", "sequence"]
 
         /// Parses `data`; the thrown text names the entry and field at fault.
         package static func parse(_ data: Data) throws(Problem) -> Manifest {
@@ -92,7 +94,8 @@ extension FixtureTransport {
             guard let fields = value as? [String: Any] else { throw Problem("\(place) must be an object") }
             if let unknown = fields.keys.filter({ !keys.contains($0) || $0 == "sequence" }).sorted().first {
                 throw Problem(
-                    "\(place) has an unknown field \"\(unknown)\"; allowed: status, headers, delay, file, body")
+                    "\(place) has an unknown field \"\(unknown)\"; allowed: status, headers, trailers, delay, file, body"
+                )
             }
             var spec = ResponseSpec()
             if let status = fields["status"] {
@@ -108,6 +111,12 @@ extension FixtureTransport {
                     throw Problem("\(place).headers must be an object of strings")
                 }
                 spec.headers = map.compactMapValues { $0 as? String }
+            }
+            if let trailers = fields["trailers"] {
+                guard let map = trailers as? [String: Any], map.values.allSatisfy({ $0 is String }) else {
+                    throw Problem("\(place).trailers must be an object of strings")
+                }
+                spec.trailers = map.compactMapValues { $0 as? String }
             }
             if let delay = fields["delay"] {
                 // A day at most: a larger number is a typo, and one past Int64 milliseconds trapped the process

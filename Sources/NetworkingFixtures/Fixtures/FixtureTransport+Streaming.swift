@@ -15,6 +15,15 @@ extension FixtureTransport {
     package func streamed(_ url: URL, head: HTTPResponse, size: Int64, requestName: String, file: String) throws -> (
         HTTPResponse, HTTPBody
     ) {
+        try streamed(url, head: head, size: size, trailers: nil, requestName: requestName, file: file)
+    }
+
+    /// The file at `url` as a body arriving in chunks, after `head` with its `Content-Length`, then `trailers`.
+    package func streamed(
+        _ url: URL, head: HTTPResponse, size: Int64, trailers: HTTPFields?, requestName: String, file: String
+    ) throws -> (
+        HTTPResponse, HTTPBody
+    ) {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -32,7 +41,7 @@ extension FixtureTransport {
                 while let chunk = try handle.read(upToCount: Self.streamChunkSize), !chunk.isEmpty {
                     try await continuation.send(chunk)
                 }
-                continuation.finish()
+                if let trailers { continuation.finish(trailerFields: trailers) } else { continuation.finish() }
             } catch {
                 continuation.finish(throwing: error)
             }

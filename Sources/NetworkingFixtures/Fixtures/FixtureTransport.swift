@@ -135,13 +135,16 @@ public final class FixtureTransport: HTTPTransport {
         headers["X-Fixture-File"] = file
         let url = directory.appendingPathComponent(file)
         let fromFile = !json && FileManager.default.fileExists(atPath: url.path)
+        let trailers = spec.trailers.isEmpty ? nil : HTTPFields(spec.trailers)
         if fromFile, let size = HTTPBody.file(url).length, size >= Self.streamingThreshold {
             let head = HTTPResponse(status: .init(code: spec.status), headerFields: headers, url: request.url)
-            return try streamed(url, head: head, size: size, requestName: name, file: file)
+            return try streamed(url, head: head, size: size, trailers: trailers, requestName: name, file: file)
         }
         let body = fromFile ? try readFile(url, requestName: name, file: file) : inMemory
         let (head, data) = Self.answer(request, status: spec.status, headers: headers, body: body)
-        return (head, .data(data))
+        var answer = HTTPBody.data(data)
+        answer.trailerFields = head.status == .notModified ? nil : trailers
+        return (head, answer)
     }
 
     /// Reads the manifest and every file it names, throwing the first problem: call it at start-up or in a test

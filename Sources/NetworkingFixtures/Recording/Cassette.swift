@@ -6,6 +6,8 @@ import NetworkingCore
 struct RecordedStep: Sendable, Equatable {
     var status = 200
     var headers: [String: String] = [:]
+    /// The trailer fields sent after the body (scrubbed as headers are).
+    var trailers: [String: String] = [:]
     var file: String?
     /// An inline JSON body of a hand-written entry, kept as it was.
     var inlineBody: Data?
@@ -41,8 +43,8 @@ package struct Cassette: Sendable {
             let extras = metadata[route.key] as? [Any] ?? []
             cassette.routes[route.key] = route.steps.enumerated().map { index, spec in
                 var step = RecordedStep(
-                    status: spec.status, headers: spec.headers, file: spec.file, inlineBody: spec.body,
-                    delay: spec.delay)
+                    status: spec.status, headers: spec.headers, trailers: spec.trailers, file: spec.file,
+                    inlineBody: spec.body, delay: spec.delay)
                 if index < extras.count, let extra = extras[index] as? [String: Any] {
                     step.requestBody = extra["requestBody"] as? String
                     step.requestFile = extra["requestFile"] as? String
@@ -78,6 +80,7 @@ package struct Cassette: Sendable {
     private static func response(_ step: RecordedStep) -> [String: Any] {
         var response: [String: Any] = ["status": step.status]
         if !step.headers.isEmpty { response["headers"] = step.headers }
+        if !step.trailers.isEmpty { response["trailers"] = step.trailers }
         if let file = step.file { response["file"] = file }
         if let inline = step.inlineBody,
             let value = try? JSONSerialization.jsonObject(

@@ -43,6 +43,9 @@ extension RecordingTransport {
         var step = RecordedStep(
             status: head.status.code, headers: scrubber.headers(head.headerFields, options: options))
         step.requestBody = digest
+        // After the body, which has been read to its end: the trailer fields, scrubbed as headers are.
+        let trailers = body.trailerFields
+        if let trailers { step.trailers = scrubber.headers(trailers, options: options) }
         let contentType = head.headerFields[.contentType]?.lowercased() ?? ""
         let (stored, ext) = storedBody(arrival.data, contentType: contentType, scrubber: scrubber)
         if contentType.hasPrefix("text/event-stream") {
@@ -53,8 +56,10 @@ extension RecordingTransport {
             if options.recordsPacing { step.pacing = arrival.times.map(Self.seconds) }
         }
         try write(step, body: stored, ext: ext, requestBody: requestBody, key: key)
-        let replayed: HTTPBody =
-            arrival.chunks.count > 1 ? .complete(Self.split(arrival.data, arrival.chunks)) : .data(arrival.data)
+        var replayed: HTTPBody =
+            arrival.chunks.count > 1
+            ? .complete(Self.split(arrival.data, arrival.chunks), trailerFields: trailers) : .data(arrival.data)
+        if arrival.chunks.count <= 1 { replayed.trailerFields = trailers }
         return (head, replayed)
     }
 

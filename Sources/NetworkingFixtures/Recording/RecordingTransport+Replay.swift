@@ -19,8 +19,13 @@ extension RecordingTransport {
         if let delay = step.delay { try await clock.sleep(for: delay) }
         let head = HTTPResponse(
             status: .init(code: step.status), headerFields: HTTPFields(step.headers), url: request.url)
+        let trailers = step.trailers.isEmpty ? nil : HTTPFields(step.trailers)
         guard let chunks = step.chunks, chunks.reduce(0, +) == data.count, chunks.count > 1 || step.pacing != nil
-        else { return (head, .data(data)) }
+        else {
+            var body = HTTPBody.data(data)
+            body.trailerFields = trailers
+            return (head, body)
+        }
         let pieces = Self.split(data, chunks)
         let pacing = options.replaysPacing ? step.pacing ?? [] : []
         let (body, continuation) = HTTPBody.makeStream(length: Int64(data.count))
@@ -35,7 +40,7 @@ extension RecordingTransport {
                     }
                     try await continuation.send(piece)
                 }
-                continuation.finish()
+                if let trailers { continuation.finish(trailerFields: trailers) } else { continuation.finish() }
             } catch {
                 continuation.finish(throwing: error)
             }

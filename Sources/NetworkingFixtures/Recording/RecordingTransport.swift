@@ -31,7 +31,9 @@ import NetworkingCore
 /// and the extension distinguish others) and a manifest entry with its status and headers. Secrets never reach
 /// disk (see ``RecordingOptions/redaction``); volatile headers are dropped; JSON is pretty-printed with sorted keys;
 /// an event stream is kept with its event boundaries. A recorded answer is read whole (up to
-/// ``RecordingOptions/maximumBodySize``) before it is handed on. Every file is written whole (a temporary file renamed
+/// ``RecordingOptions/maximumBodySize``) before it is handed on, with its trailer fields (written under `trailers`,
+/// scrubbed as headers are): a request whose body waits on the response (`HTTPBody/waitsOnResponse`) cannot be
+/// recorded and is refused at once with a `TransportError`. Every file is written whole (a temporary file renamed
 /// into place), so concurrent calls never tear one.
 public final class RecordingTransport: HTTPTransport {
     /// What the transport does with a request.
@@ -133,6 +135,13 @@ public final class RecordingTransport: HTTPTransport {
         case .replay(let step):
             return try await replay(step, for: request, name: key.manifestKey)
         case .record:
+            // Recording reads the whole response before answering: a body that waits on it would wait forever.
+            if let problem = request.body.fullDuplexOrTrailersProblem, request.body.waitsOnResponse {
+                throw TransportError(
+                    .other,
+                    "\(request): \(problem), which RecordingTransport cannot record (it reads the whole response "
+                        + "before answering); nothing was sent")
+            }
             return try await record(
                 request, key: key, scrubber: scrubber, requestBody: requestBody, digest: digest)
         }

@@ -15,6 +15,15 @@ extension BodyBuffer {
     /// Whether the reader is holding the producer back (the buffer is full).
     package var isFull: Bool { state.withLock { $0.full } }
 
+    /// The trailer fields the producer finished the body with; `nil` until the reader has read the body to its end
+    /// (they come after the body), and when the producer gave none.
+    package var trailerFields: HTTPFields? {
+        state.withLock { state in
+            guard case .finished? = state.termination?.outcome else { return nil }
+            return state.trailerFields
+        }
+    }
+
     /// Whether the stream has ended for its observers.
     package var isTerminated: Bool { state.withLock { $0.termination != nil } }
 

@@ -25,6 +25,8 @@ package final class BodyBuffer: Sendable {
         /// The lower limit that holds until the reader first asks for a chunk or attaches a sink
         /// (``BodyBuffer/unreadLimit``); `nil` from then on.
         var unreadLimit: Int?
+        /// The trailer fields the producer finished with (``finish(_:trailerFields:)``).
+        var trailerFields: HTTPFields?
     }
 
     package typealias Observer = @Sendable (HTTPBody.Termination) -> Void
@@ -108,6 +110,12 @@ package final class BodyBuffer: Sendable {
 
     /// Ends the stream; the reader gets the buffered chunks first, then the end or the error.
     package func finish(_ outcome: HTTPBody.Termination.Outcome) {
+        finish(outcome, trailerFields: nil)
+    }
+
+    /// Ends the stream as ``finish(_:)`` does; a producer that finishes the body complete hands over the trailer
+    /// fields that came after it.
+    package func finish(_ outcome: HTTPBody.Termination.Outcome, trailerFields: HTTPFields?) {
         let ending = state.withLock { (state: inout State) -> Ending in
             if state.ending != nil {
                 // A reader that leaves chunks unread ends the stream as cancelled.
@@ -124,6 +132,7 @@ package final class BodyBuffer: Sendable {
                 state.bufferedBytes = 0
             }
             state.ending = outcome
+            if case .finished = outcome { state.trailerFields = trailerFields }
             let demand = state.demandWaiters
             state.demandWaiters = []
             state.onDemand = nil

@@ -32,6 +32,15 @@ extension HTTPBody {
             buffer.finish(error.map { $0 is CancellationError ? .cancelled : .failed($0) } ?? .finished)
         }
 
+        /// Ends the body complete, with the trailer fields that came after it (a chunked response's trailer section,
+        /// an HTTP/2 response's trailing HEADERS): the reader gets what is buffered, then the end, and finds the
+        /// fields in ``HTTPBody/trailerFields`` from then on.
+        ///
+        /// - Parameter trailerFields: The trailer fields.
+        public func finish(trailerFields: HTTPFields) {
+            buffer.finish(.finished, trailerFields: trailerFields)
+        }
+
         /// Calls `observer` when the stream ends; a producer uses it to stop when the reader cancels.
         ///
         /// - Parameter observer: Told how the stream ended.
@@ -62,9 +71,14 @@ extension HTTPBody {
 extension HTTPBody {
     /// A body arriving in the given chunks, already complete: for tests of readers.
     package static func complete(_ chunks: [Data]) -> HTTPBody {
+        complete(chunks, trailerFields: nil)
+    }
+
+    /// A body arriving in the given chunks, already complete, with the trailer fields that followed them.
+    package static func complete(_ chunks: [Data], trailerFields: HTTPFields?) -> HTTPBody {
         let (body, continuation) = makeStream(bufferLimit: Int.max)
         for chunk in chunks { continuation.yield(chunk) }
-        continuation.finish()
+        if let trailerFields { continuation.finish(trailerFields: trailerFields) } else { continuation.finish() }
         return body
     }
 }

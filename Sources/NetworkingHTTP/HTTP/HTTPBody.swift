@@ -57,6 +57,32 @@ public struct HTTPBody: Sendable, Hashable, AsyncSequence, CustomStringConvertib
 
     package let storage: Storage
 
+    /// The trailer fields set on the body (``trailerFields``): a request's, sent after its last chunk, or a body in
+    /// memory's (a mock's, the cache's); a body arriving reports those the sender sent instead, once it has ended.
+    package var givenTrailerFields: HTTPFields?
+
+    /// Whether producing this body may wait on the response to its own request: a full-duplex exchange, such as a
+    /// body that echoes what the response brings, or a conversation on one request. A transport must then send the
+    /// body while it reads the response, and hand the response over as soon as the server ends it, whatever the
+    /// body is doing. `false` by default.
+    ///
+    /// ```swift
+    /// let (answers, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+    /// var body = HTTPBody(once: answers)
+    /// body.waitsOnResponse = true
+    /// let request = HTTPRequest(method: .post, url: chatURL, body: body)
+    /// let (_, answer) = try await transport.send(request)
+    /// for try await line in answer { writer.yield(reply(to: line)) }  // each reply waits on the response
+    /// writer.finish()  // ends the request once the response has ended
+    /// ```
+    ///
+    /// `CurlTransport` sends such a body over HTTP/1.1 (libcurl reports the end of an HTTP/2 response only once the
+    /// request has ended too) and leaves the response body as the server sent it (no content coding is asked for).
+    /// `URLSessionTransport`, which collects a produced body before it sends it, refuses the request at once with a
+    /// `TransportError` rather than wait forever. Such a body is sent once: a retry or a redirect cannot send it
+    /// again.
+    public var waitsOnResponse = false
+
     package init(storage: Storage) {
         self.storage = storage
     }
@@ -105,7 +131,8 @@ public struct HTTPBody: Sendable, Hashable, AsyncSequence, CustomStringConvertib
     /// Why the body cannot be sent now (a missing file, a one-time body already consumed, a module's own check);
     /// `nil` when it can. The client refuses the request before any I/O with this reason.
     package var problem: String? {
-        switch storage {
+        if let reason = givenTrailerFields?.invalidReason { return "its trailer fields: \(reason)" }
+        return switch storage {
         case .file(let url): BodyFile.problem(url)
         case .once(_, let box) where box.current == nil:
             "the body can be sent once and was consumed by an earlier sending; make it restartable"
@@ -211,9 +238,13 @@ public struct HTTPBody: Sendable, Hashable, AsyncSequence, CustomStringConvertib
         }
     }
 
-    /// Bytes compare by value, files by URL, other bodies by identity (copies of one body are equal).
+    /// Bytes compare by value, files by URL, other bodies by identity (copies of one body are equal); the trailer
+    /// fields set on them and ``waitsOnResponse`` must match too.
     public static func == (lhs: HTTPBody, rhs: HTTPBody) -> Bool {
-        switch (lhs.storage, rhs.storage) {
+        guard lhs.waitsOnResponse == rhs.waitsOnResponse, lhs.givenTrailerFields == rhs.givenTrailerFields else {
+            return false
+        }
+        return switch (lhs.storage, rhs.storage) {
         case (.bytes(let a), .bytes(let b)): a == b
         case (.file(let a), .file(let b)): a == b
         case (.restartable(_, _, let a, _), .restartable(_, _, let b, _)): a === b

@@ -6,7 +6,8 @@ import NetworkingCore
 ///
 /// `NWHC` (4 bytes), version (1 byte), then one record per stored variant of the URL, the most recent first: head
 /// length (UInt32, big-endian), head (JSON), body length (UInt64, big-endian), body. The file must end exactly
-/// after the last record. A file of another version is a miss.
+/// after the last record. A file of another version is a miss. The head's `trailers` (the body's trailer fields) was
+/// added in 1.1 as an optional key: files written before read as having none.
 enum DiskHTTPCacheFormat {
     static let magic = Data("NWHC".utf8)
     static let version: UInt8 = 2
@@ -22,6 +23,7 @@ enum DiskHTTPCacheFormat {
         var vary: [String: String]
         var requestDate: Double
         var responseDate: Double
+        var trailers: [[String]]?
     }
 
     static func encode(_ entry: HTTPCacheEntry, key: String) -> Data? {
@@ -34,7 +36,8 @@ enum DiskHTTPCacheFormat {
                 key: key, status: variant.status, fields: variant.headerFields.map { [$0.name.rawName, $0.value] },
                 url: variant.url?.absoluteString, vary: variant.varyingRequestFields,
                 requestDate: variant.requestDate.timeIntervalSince1970,
-                responseDate: variant.responseDate.timeIntervalSince1970)
+                responseDate: variant.responseDate.timeIntervalSince1970,
+                trailers: variant.trailerFields?.map { [$0.name.rawName, $0.value] })
             guard let json = try? JSONEncoder().encode(head), json.count <= maximumHeadLength else { return nil }
             append(UInt64(json.count), bytes: 4, to: &data)
             data.append(json)
@@ -70,18 +73,27 @@ enum DiskHTTPCacheFormat {
             let head = try? JSONDecoder().decode(Head.self, from: json), head.key == key,
             head.requestDate.isFinite, head.responseDate.isFinite, (100...999).contains(head.status)
         else { return nil }
-        var fields = HTTPFields()
-        for pair in head.fields {
-            guard pair.count == 2 else { return nil }
-            fields.append(HTTPField(name: HTTPField.Name(pair[0]), value: pair[1]))
-        }
-        guard fields.invalidReason == nil else { return nil }
+        guard let fields = self.fields(head.fields) else { return nil }
+        let trailers = head.trailers.map(self.fields)
+        if trailers == .some(nil) { return nil }
         let body = Data(bytes[offset..<offset + Int(bodyLength)])
         offset += Int(bodyLength)
-        return HTTPCacheEntry(
+        var entry = HTTPCacheEntry(
             status: head.status, headerFields: fields, body: body, url: head.url.flatMap(URL.init),
             varyingRequestFields: head.vary, requestDate: Date(timeIntervalSince1970: head.requestDate),
             responseDate: Date(timeIntervalSince1970: head.responseDate))
+        entry.trailerFields = trailers ?? nil
+        return entry
+    }
+
+    /// `[name, value]` pairs as fields; `nil` when a pair or a field is wrong.
+    private static func fields(_ pairs: [[String]]) -> HTTPFields? {
+        var fields = HTTPFields()
+        for pair in pairs {
+            guard pair.count == 2 else { return nil }
+            fields.append(HTTPField(name: HTTPField.Name(pair[0]), value: pair[1]))
+        }
+        return fields.invalidReason == nil ? fields : nil
     }
 
     private static func append(_ value: UInt64, bytes: Int, to data: inout Data) {

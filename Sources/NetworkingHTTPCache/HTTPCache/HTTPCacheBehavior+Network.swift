@@ -101,11 +101,12 @@ extension HTTPCacheBehavior {
         }
         reportMalformedDates(fields, call)
         let kept = CacheStorability.withoutHopByHopFields(fields)
-        let entry = HTTPCacheEntry(
+        var entry = HTTPCacheEntry(
             status: response.status.code, headerFields: kept, body: data, url: response.url,
             varyingRequestFields: CacheStorability.varyingFields(
                 of: request.headerFields, names: CacheStorability.varyNames(of: kept) ?? []),
             requestDate: requestDate, responseDate: call.clock.date())
+        entry.trailerFields = body.trailerFields
         await replaceVariant(for: request, with: entry, call: call)
         emit(.stored, call)
     }

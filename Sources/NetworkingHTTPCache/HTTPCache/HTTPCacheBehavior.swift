@@ -249,7 +249,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
         var fields = CacheStorability.withoutHopByHopFields(entry.headerFields)
         fields.append(HTTPField(name: "Cache-Status", value: "\(Self.cacheName); \(status)"))
         let head = HTTPResponse(status: .init(code: entry.status), headerFields: fields, url: entry.url ?? request.url)
-        return (head, .data(entry.body))
+        var body = HTTPBody.data(entry.body)
+        body.trailerFields = entry.trailerFields
+        return (head, body)
     }
 }
 

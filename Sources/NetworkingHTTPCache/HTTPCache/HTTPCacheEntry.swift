@@ -26,6 +26,9 @@ public struct HTTPCacheEntry: Sendable, Hashable {
     /// The other stored responses of the same URL that differ by `Vary` (RFC 9111 §4.1), most recent first; each
     /// has no variants of its own. Empty unless the responses name `Vary`.
     public var otherVariants: [HTTPCacheEntry] = []
+    /// The trailer fields that came after the stored body (`HTTPBody/trailerFields`), served with it; `nil` when
+    /// none came. A `304` updates the header fields only: trailers belong to the body they followed.
+    public var trailerFields: HTTPFields?
 
     /// Creates an entry.
     ///
@@ -57,5 +60,6 @@ public struct HTTPCacheEntry: Sendable, Hashable {
             + (url?.absoluteString.utf8.count ?? 0)
             + varyingRequestFields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } + 64
             + otherVariants.reduce(0) { $0 + $1.cost }
+            + (trailerFields ?? HTTPFields()).reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
     }
 }

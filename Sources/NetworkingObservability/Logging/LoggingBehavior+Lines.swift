@@ -8,7 +8,10 @@ extension LoggingBehavior {
     /// client's default `Accept`) add theirs later, and the end line shows them as sent.
     func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext, secrets: [String]) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
-        if logsHeaders { line += headersText(request.headerFields, "headers before inner behaviors") }
+        if logsHeaders {
+            line += headersText(request.headerFields, "headers before inner behaviors")
+                + trailersText(request.body.trailerFields)
+        }
         line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
         return line
     }
@@ -27,6 +30,7 @@ extension LoggingBehavior {
         if let note { line += " (\(note))" }
         if logsHeaders {
             line += sentHeadersText(context.requestAsSent) + headersText(response.headerFields, "response headers")
+                + trailersText(body.trailerFields)
         }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line
@@ -95,6 +99,12 @@ extension LoggingBehavior {
             return "\(field.name.rawName)=\"\(quoted)\""
         }
         return " \(label): " + shown.joined(separator: ", ")
+    }
+
+    /// ` trailers: X-Checksum="42"`, redacted as header fields are; nothing when there are none.
+    func trailersText(_ fields: HTTPFields?) -> String {
+        guard let fields, !fields.isEmpty else { return "" }
+        return headersText(fields, "trailers")
     }
 
     /// ` body: text… (N bytes)`, or nothing when bodies are off or the body is empty. A secret of the request that

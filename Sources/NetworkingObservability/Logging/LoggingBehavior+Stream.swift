@@ -16,7 +16,9 @@ extension LoggingBehavior {
             let line: String
             switch termination.outcome {
             case .finished:
-                line = "\(tag(context)) stream finished \(subject), \(bytes)"
+                line =
+                    "\(tag(context)) stream finished \(subject), \(bytes)"
+                    + (logsHeaders ? trailersText(stream.trailerFields) : "")
             case .cancelled:
                 line = "\(tag(context)) stream cancelled \(subject), \(bytes)"
             case .failed(let error as NetworkError):

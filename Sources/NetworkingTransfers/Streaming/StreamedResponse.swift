@@ -24,6 +24,10 @@ public struct StreamedResponse: AsyncSequence, Sendable {
         self.body = body
     }
 
+    /// The trailer fields the server sent after the body (`HTTPBody/trailerFields`), once it has been read to its
+    /// end; `nil` before that, when none came, and on a transport that cannot read them.
+    public var trailerFields: HTTPFields? { body.trailerFields }
+
     /// Reads the body.
     public func makeAsyncIterator() -> HTTPBody.Iterator {
         body.makeAsyncIterator()

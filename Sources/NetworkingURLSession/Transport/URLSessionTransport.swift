@@ -32,6 +32,9 @@ import NetworkingTLS
 ///   transport refuses a request with `TE: trailers` before sending it, and a response whose head announces trailers
 ///   (`Trailer`), cancelling its task before they arrive; trailers a server sends with the body without announcing
 ///   them still stop the process. Use the libcurl transport, the Linux default, for servers that send trailers.
+/// - **No full duplex, no trailers**: a body that waits on the response (`HTTPBody/waitsOnResponse`) or has trailer
+///   fields to send (`HTTPBody/trailerFields`) is refused at once with a `TransportError` naming the request, and a
+///   response's trailer fields are not reported (Foundation offers no API for either). `CurlTransport` does both.
 public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
     /// Settings of a ``URLSessionTransport``.
     public struct Configuration: Sendable {
@@ -139,6 +142,13 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
             // A caller using the transport without a client: a refused write is never sent without its field.
             throw TransportError(.other, "invalid request: \(reason); nothing was sent")
         }
+        if let problem = original.body.fullDuplexOrTrailersProblem {
+            // Foundation sends a body it has whole (a produced one is collected first) and has no trailer API: such a
+            // request would wait forever, or lose its trailers. Refused before anything is sent, naming the request.
+            throw TransportError(
+                .other,
+                "\(original): \(problem), which URLSessionTransport cannot send; nothing was sent. Use CurlTransport")
+        }
         if !ServerTrust.isSupported, !configuration.serverTrust.isSystem {
             throw TransportError(
                 .secureConnectionFailed,
@@ -156,6 +166,14 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
             throw error
         } catch {
             throw TransportError(.other, "the request body could not be prepared: \(error); nothing was sent")
+        }
+        if original.body.trailerFieldsToSend != nil {
+            // A produced body that finished with trailer fields: found once collected, still before any I/O.
+            if let spooled { try? FileManager.default.removeItem(at: spooled) }
+            throw TransportError(
+                .other,
+                "\(original): its body finished with trailer fields (HTTPBody.trailerFields), which "
+                    + "URLSessionTransport cannot send; nothing was sent. Use CurlTransport")
         }
         let freshConnection =
             !configuration.reusesConnectionsForNonIdempotentRequests && !request.method.isIdempotent

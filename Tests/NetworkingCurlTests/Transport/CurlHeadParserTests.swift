@@ -53,7 +53,7 @@ import NetworkingTestSupport
     }
 
     @Test(arguments: [
-        (["Content-Length: 5\r\n", "Content-Length: 10\r\n"], "conflicting Content-Length values (10, 5)"),
+        (["Content-Length: 5\r\n", "Content-Length: 10\r\n"], "conflicting Content-Length values (5, 10)"),
         ([": no-name\r\n"], "a header line that is not a field"),
     ])
     func anUnusableHeadIsRefused(lines: [String], reason: String) {
@@ -75,7 +75,7 @@ import NetworkingTestSupport
     @Test func equalLengthsWithSpacesAroundThemAreOneLength() {
         let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n", "Content-Length:5 \r\n", "\r\n"])
         #expect(parser.failure == nil)
-        #expect(parser.contentLength == nil)  // two fields: the framing is libcurl's, no announced length here
+        #expect(parser.contentLength == 5)  // RFC 9110 §8.6: the same value repeated is that value
     }
 
     /// RFC 9110 §15: a status is three digits, the first its class. Found by make fuzz: `HTTP/1.1 0 OK` completed a
@@ -162,5 +162,46 @@ import NetworkingTestSupport
         #expect(error.secureConnectionFailure?.rawValue == tls)
         #expect(error.message.contains("libcurl error \(code)"))
         #expect(error.message.contains(message))
+    }
+}
+
+extension CurlHeadParserTests {
+    @Test func linesAfterTheFinalHeadAreTheBodysTrailerFields() {
+        // libcurl hands a chunked body's trailer section (and HTTP/2's trailing HEADERS) to the header callback.
+        let (parser, completed) = Self.parse([
+            "HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "\r\n", "X-Checksum: 42\r\n",
+            "not a field\r\n", "x-count: 5\r\n",
+        ])
+        #expect(completed == 2)
+        #expect(parser.fields.map(\.name.rawName) == ["Transfer-Encoding"])
+        #expect(parser.trailerFields.map { "\($0.name.rawName): \($0.value)" } == ["X-Checksum: 42", "x-count: 5"])
+        #expect(parser.failure == nil)
+        #expect(parser.isChunked)
+    }
+
+    @Test(
+        arguments: [
+            (["Content-Length: 10, 4"], nil, true),
+            (["Content-Length: 10, 10"], 10, false),
+            (["Content-Length: 10", "Content-Length: 10"], 10, false),
+            (["Content-Length: 5", "Content-Length: 10"], nil, true),
+            (["Content-Length: -3"], nil, true),
+        ] as [([String], Int64?, Bool)])
+    func aContentLengthListIsOneLengthOrRefused(lines: [String], length: Int64?, refused: Bool) {
+        let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n"] + lines.map { $0 + "\r\n" } + ["\r\n"])
+        #expect(parser.contentLength == length)
+        #expect((parser.failure != nil) == refused, "\(String(describing: parser.failure))")
+    }
+
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK", "Transfer-Encoding: chunked", true),
+        ("HTTP/1.1 200 OK", "Transfer-Encoding: gzip, CHUNKED", true),
+        ("HTTP/1.1 200 OK", "Transfer-Encoding: gzip", false),
+        ("HTTP/1.1 200 OK", "Transfer-Encoding: notchunked", false),
+        ("HTTP/2 200", "transfer-encoding: chunked", false),
+    ])
+    func aBodyIsChunkedAsLibcurlDecidesIt(status: String, field: String, chunked: Bool) {
+        let (parser, _) = Self.parse([status + "\r\n", field + "\r\n", "\r\n"])
+        #expect(parser.isChunked == chunked)
     }
 }

@@ -27,6 +27,9 @@ let destination = URL(fileURLWithPath: "/tmp/download.bin")
 let movieURL = URL(fileURLWithPath: "/tmp/movie.mov")
 let thumbnail = Data()
 let payload = Data()
+let chatURL = URL(string: "https://api.example.com/v1/chat")!
+let uploadURL = URL(string: "https://api.example.com/v1/files/1")!
+let checksum = "1"
 let useFixtures = false
 let transport: any HTTPTransport = MockTransport()
 let liveTransport: any HTTPTransport = MockTransport()
@@ -57,6 +60,7 @@ let error: any Error = CancellationError()
 func persist<Value>(_ value: Value) {}
 func handle(_ chunk: Data) {}
 func handle(_ message: WebSocketMessage) {}
+func reply(to line: Data) -> Data { line }
 func connect(lastEventID: String?) async throws -> (Int, AsyncThrowingStream<Data, any Error>) { (200, chunks) }
 func report(_ error: any Error) {}
 func showNotFound() {}

@@ -324,8 +324,17 @@ import Testing
     let _ = client
 }
 
+// Sources/NetworkingHTTP/HTTP/HTTPBody+Trailers.swift:18
+@Sendable func docSample35_HTTPBody_Trailers() async throws {
+    var body = HTTPBody.data(payload)
+    body.trailerFields = ["X-Checksum": checksum]
+    let request = HTTPRequest(method: .put, url: uploadURL, body: body)
+    let _ = body
+    let _ = request
+}
+
 // Sources/NetworkingHTTP/HTTP/HTTPBody.swift:6
-@Sendable func docSample35_HTTPBody() async throws {
+@Sendable func docSample36_HTTPBody() async throws {
     let small = HTTPBody.data(Data("hello".utf8))                 // in memory
     let large = HTTPBody.file(URL(fileURLWithPath: "/tmp/video.mp4"))  // read from disk for every sending
     let produced = HTTPBody(length: 3) {                           // produced afresh for every sending
@@ -339,8 +348,24 @@ import Testing
     let _ = produced
 }
 
+// Sources/NetworkingHTTP/HTTP/HTTPBody.swift:69
+@Sendable func docSample37_HTTPBody() async throws {
+    let (answers, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+    var body = HTTPBody(once: answers)
+    body.waitsOnResponse = true
+    let request = HTTPRequest(method: .post, url: chatURL, body: body)
+    let (_, answer) = try await transport.send(request)
+    for try await line in answer { writer.yield(reply(to: line)) }  // each reply waits on the response
+    let _ = writer.finish()  // ends the request once the response has ended
+    let _ = answers
+    let _ = writer
+    let _ = body
+    let _ = request
+    let _ = answer
+}
+
 // Sources/NetworkingHTTP/HTTP/HTTPFields.swift:4
-@Sendable func docSample36_HTTPFields() async throws {
+@Sendable func docSample38_HTTPFields() async throws {
     var fields: HTTPFields = ["Accept": "application/json"]
     fields[.authorization] = "Bearer t0ken"          // replaces every Authorization field
     fields.append(HTTPField(name: "X-Trace", value: "a"))
@@ -351,7 +376,7 @@ import Testing
 }
 
 // Sources/NetworkingHTTP/HTTP/HTTPRequest.swift:6
-@Sendable func docSample37_HTTPRequest() async throws {
+@Sendable func docSample39_HTTPRequest() async throws {
     var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/items")!)
     request.headerFields[.contentType] = "application/json"
     request.body = .data(payload)
@@ -360,26 +385,26 @@ import Testing
 }
 
 // Sources/NetworkingHTTP/HTTP/SetCookieFieldSplitter.swift:7
-@Sendable func docSample38_SetCookieFieldSplitter() async throws {
+@Sendable func docSample40_SetCookieFieldSplitter() async throws {
     let _ = SetCookieFieldSplitter.cookieStrings(in: ["a=x, b=evil"])                        // ["a=x, b=evil"]: one cookie
     let _ = SetCookieFieldSplitter.cookieStrings(in: ["a=1, b=2"], fieldsAreJoined: true)   // ["a=1", "b=2"]
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/CacheRequestPolicy.swift:9
-@Sendable func docSample39_CacheRequestPolicy() async throws {
+@Sendable func docSample41_CacheRequestPolicy() async throws {
     // Offline: what the cache holds, however stale, or a 504 at once; never the network.
     let saved = try await client.send(NetworkRequest<[Item]>(path: "/items"), behavior: .cachePolicy(.offline))
     let _ = saved
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/CacheRequestPolicyBehavior.swift:7
-@Sendable func docSample40_CacheRequestPolicyBehavior() async throws {
+@Sendable func docSample42_CacheRequestPolicyBehavior() async throws {
     let fresh = try await client.send(NetworkRequest<[Item]>(path: "/items"), behavior: .cachePolicy(.reload))
     let _ = fresh
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/DiskHTTPCacheStore.swift:7
-@Sendable func docSample41_DiskHTTPCacheStore() async throws {
+@Sendable func docSample43_DiskHTTPCacheStore() async throws {
     let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
         .appendingPathComponent("http-cache")
     let cache = HTTPCacheBehavior(store: DiskHTTPCacheStore(directory: folder))
@@ -388,7 +413,7 @@ import Testing
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/HTTPCacheBehavior.swift:9
-@Sendable func docSample42_HTTPCacheBehavior() async throws {
+@Sendable func docSample44_HTTPCacheBehavior() async throws {
     let client = NetworkClient(
         configuration: .init(
             baseURL: URL(string: "https://api.example.com")!,
@@ -397,7 +422,7 @@ import Testing
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/HTTPCacheEvent.swift:7
-@Sendable func docSample43_HTTPCacheEvent() async throws {
+@Sendable func docSample45_HTTPCacheEvent() async throws {
     let cache = HTTPCacheBehavior(store: InMemoryHTTPCacheStore()) { event in
         if event.kind == .revalidated { print("served from cache (revalidated): \(event.requestName)") }
     }
@@ -405,13 +430,13 @@ import Testing
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/HTTPCacheStore.swift:11
-@Sendable func docSample44_HTTPCacheStore() async throws {
+@Sendable func docSample46_HTTPCacheStore() async throws {
     let cache = HTTPCacheBehavior(store: InMemoryHTTPCacheStore())
     let _ = cache
 }
 
 // Sources/NetworkingHTTPCache/HTTPCache/InMemoryHTTPCacheStore.swift:8
-@Sendable func docSample45_InMemoryHTTPCacheStore() async throws {
+@Sendable func docSample47_InMemoryHTTPCacheStore() async throws {
     let store = try InMemoryHTTPCacheStore(maximumBytes: 50 << 20)
     let cache = HTTPCacheBehavior(store: store)
     let _ = store
@@ -419,7 +444,7 @@ import Testing
 }
 
 // Sources/NetworkingModifiers/Modifiers/RequestModifierBehavior.swift:7
-@Sendable func docSample46_RequestModifierBehavior() async throws {
+@Sendable func docSample48_RequestModifierBehavior() async throws {
     let signing: RequestModifierBehavior = .modifyRequest { request in
         request.headerFields["X-Signature"] = try await signer.signature(for: request)
     }
@@ -427,7 +452,7 @@ import Testing
 }
 
 // Sources/NetworkingObservability/ActivityCounter/ActivityCounterBehavior.swift:8
-@Sendable func docSample47_ActivityCounterBehavior() async throws {
+@Sendable func docSample49_ActivityCounterBehavior() async throws {
     let behavior = CombinedBehavior([
         .activityCounter { isBusy in Task { @MainActor in spinner.isHidden = !isBusy } },
         .logging(), .retry(), .authorization(.bearer, store: tokens),
@@ -436,7 +461,7 @@ import Testing
 }
 
 // Sources/NetworkingObservability/ActivityCounter/ActivityCounterStore.swift:9
-@Sendable func docSample48_ActivityCounterStore() async throws {
+@Sendable func docSample50_ActivityCounterStore() async throws {
     final class MetricsCounter: ActivityCounterStore {
         private let inner = InMemoryActivityCounterStore()
         var count: Int { inner.count }
@@ -446,13 +471,13 @@ import Testing
 }
 
 // Sources/NetworkingObservability/BackgroundTask/BackgroundTaskBehavior.swift:7
-@Sendable func docSample49_BackgroundTaskBehavior() async throws {
+@Sendable func docSample51_BackgroundTaskBehavior() async throws {
     let behavior = CombinedBehavior([.activityCounter(onChange: showSpinner), .backgroundTask(), .logging(), .retry()])
     let _ = behavior
 }
 
 // Sources/NetworkingObservability/BackgroundTask/BackgroundTaskProvider.swift:9
-@Sendable func docSample50_BackgroundTaskProvider() async throws {
+@Sendable func docSample52_BackgroundTaskProvider() async throws {
     final class RecordingProvider: BackgroundTaskProvider {
         func beginTask(named name: String, expirationHandler: @escaping @Sendable () -> Void) async -> Int? { 1 }
         func endTask(_ identifier: Int) {}
@@ -460,7 +485,7 @@ import Testing
 }
 
 // Sources/NetworkingObservability/Metrics/MetricsBehavior.swift:8
-@Sendable func docSample51_MetricsBehavior() async throws {
+@Sendable func docSample53_MetricsBehavior() async throws {
     let behavior = CombinedBehavior([
         .metrics { metrics in print(metrics) },
         .logging(), .retry(),
@@ -469,13 +494,13 @@ import Testing
 }
 
 // Sources/NetworkingObservability/Metrics/MetricsSink.swift:9
-@Sendable func docSample52_MetricsSink() async throws {
+@Sendable func docSample54_MetricsSink() async throws {
     let sink = MetricsSink { metrics in print(metrics) }
     let _ = sink
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/CircuitBreakerBehavior.swift:8
-@Sendable func docSample53_CircuitBreakerBehavior() async throws {
+@Sendable func docSample55_CircuitBreakerBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.retry(), .circuitBreaker()])
@@ -484,7 +509,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/CircuitBreakerSettings.swift:9
-@Sendable func docSample54_CircuitBreakerSettings() async throws {
+@Sendable func docSample56_CircuitBreakerSettings() async throws {
     let settings = try CircuitBreakerSettings(failureRatio: 0.25, minimumThroughput: 20)
     let breaker = CircuitBreakerBehavior.circuitBreaker(settings)
     let _ = settings
@@ -492,7 +517,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/CircuitOpenError.swift:10
-@Sendable func docSample55_CircuitOpenError() async throws {
+@Sendable func docSample57_CircuitOpenError() async throws {
     do {
         _ = try await client.send(NetworkRequest<Data>(path: "/items"))
     } catch let error as NetworkError {
@@ -503,7 +528,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/CircuitBreaker/InMemoryCircuitBreakerStore.swift:8
-@Sendable func docSample56_InMemoryCircuitBreakerStore() async throws {
+@Sendable func docSample58_InMemoryCircuitBreakerStore() async throws {
     let store = InMemoryCircuitBreakerStore()
     let client = NetworkClient(baseURL: url, behavior: .circuitBreaker(store: store))
     // later
@@ -514,7 +539,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Coalescing/CoalescingBehavior.swift:8
-@Sendable func docSample57_CoalescingBehavior() async throws {
+@Sendable func docSample59_CoalescingBehavior() async throws {
     let client = NetworkClient(
         baseURL: URL(string: "https://api.example.com")!,
         behavior: CombinedBehavior([.logging(), .retry(), .authorization(.bearer, store: tokens), .coalescing()])
@@ -527,7 +552,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Coalescing/CoalescingKey.swift:8
-@Sendable func docSample58_CoalescingKey() async throws {
+@Sendable func docSample60_CoalescingKey() async throws {
     let a = HTTPRequest(url: URL(string: "https://API.example.com/items?page=2")!, headerFields: ["Accept": "a/b"])
     let b = HTTPRequest(url: URL(string: "https://api.example.com/items?page=2")!, headerFields: ["accept": "a/b"])
     let _ = CoalescingKey(a) == CoalescingKey(b)   // true: scheme, host and header names ignore case
@@ -536,7 +561,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Coalescing/CoalescingSettings.swift:7
-@Sendable func docSample59_CoalescingSettings() async throws {
+@Sendable func docSample61_CoalescingSettings() async throws {
     let settings = try CoalescingSettings(ignoredHeaderNames: ["traceparent", "X-Request-ID", "X-Debug-Session"])
     let behavior = CoalescingBehavior(settings)
     let _ = settings
@@ -544,7 +569,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/ConcurrencyLimit/ConcurrencyLimitBehavior.swift:8
-@Sendable func docSample60_ConcurrencyLimitBehavior() async throws {
+@Sendable func docSample62_ConcurrencyLimitBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.concurrencyLimit(try ConcurrencyLimitSettings(maximumInFlight: 4)), .retry()])
@@ -553,13 +578,13 @@ import Testing
 }
 
 // Sources/NetworkingResilience/ConcurrencyLimit/ConcurrencyLimitSettings.swift:9
-@Sendable func docSample61_ConcurrencyLimitSettings() async throws {
+@Sendable func docSample63_ConcurrencyLimitSettings() async throws {
     let settings = try ConcurrencyLimitSettings(maximumInFlight: 4, maximumQueueLength: 20, scope: .host)
     let _ = settings
 }
 
 // Sources/NetworkingResilience/ConcurrencyLimit/ConcurrencyLimitStore.swift:10
-@Sendable func docSample62_ConcurrencyLimitStore() async throws {
+@Sendable func docSample64_ConcurrencyLimitStore() async throws {
     let store = InMemoryConcurrencyLimitStore()
     let limit = ConcurrencyLimitBehavior(settings: .default, store: store)
     let busy = store.withPartition("") { $0.permits.inFlight }  // the `.client` scope's key is ""
@@ -569,7 +594,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Hedging/HedgingBehavior.swift:8
-@Sendable func docSample63_HedgingBehavior() async throws {
+@Sendable func docSample65_HedgingBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.hedging(), .authorization(.bearer, store: tokens)])
@@ -578,13 +603,13 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Hedging/HedgingSettings.swift:8
-@Sendable func docSample64_HedgingSettings() async throws {
+@Sendable func docSample66_HedgingSettings() async throws {
     let settings = try HedgingSettings(maximumHedges: 2, delay: .fixed(.milliseconds(300)))
     let _ = settings
 }
 
 // Sources/NetworkingResilience/RateLimit/RateLimitBehavior.swift:8
-@Sendable func docSample65_RateLimitBehavior() async throws {
+@Sendable func docSample67_RateLimitBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.rateLimit(), .retry(), .circuitBreaker()])
@@ -593,7 +618,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/RateLimit/RateLimitSettings.swift:10
-@Sendable func docSample66_RateLimitSettings() async throws {
+@Sendable func docSample68_RateLimitSettings() async throws {
     let settings = try RateLimitSettings(capacity: 5, tokensPerSecond: 1)
     let limiter = RateLimitBehavior.rateLimit(settings)
     let _ = settings
@@ -601,7 +626,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Retry/RetryBehavior.swift:7
-@Sendable func docSample67_RetryBehavior() async throws {
+@Sendable func docSample69_RetryBehavior() async throws {
     let client = NetworkClient(
         baseURL: url,
         behavior: CombinedBehavior([.retry(onRetry: { print($0) }), .authorization(.bearer, store: tokens)])
@@ -610,7 +635,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Retry/RetrySettings.swift:17
-@Sendable func docSample68_RetrySettings() async throws {
+@Sendable func docSample70_RetrySettings() async throws {
     var settings = RetrySettings.default
     settings.maximumAttempts = 5
     let client = NetworkClient(baseURL: url, behavior: .retry(settings))
@@ -619,7 +644,7 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Shared/BehaviorScope.swift:8
-@Sendable func docSample69_BehaviorScope() async throws {
+@Sendable func docSample71_BehaviorScope() async throws {
     let perHost = BehaviorScope.host                       // api.example.com and cdn.example.com apart
     let perEndpoint = BehaviorScope.custom { request, context in
         context.metadata[EndpointName.self] ?? request.path
@@ -629,12 +654,12 @@ import Testing
 }
 
 // Sources/NetworkingResilience/Shared/IdempotencyKeyBehavior.swift:11
-@Sendable func docSample70_IdempotencyKeyBehavior() async throws {
+@Sendable func docSample72_IdempotencyKeyBehavior() async throws {
     let _ = try await client.send(payment, behavior: .idempotencyKey())
 }
 
 // Sources/NetworkingTesting/MockResponse.swift:9
-@Sendable func docSample71_MockResponse() async throws {
+@Sendable func docSample73_MockResponse() async throws {
     mock.stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
     mock.stub(.get, "/users/2", .status(404))
     mock.stub(.get, "/health", .failure(TransportError(.cannotConnect, "offline")))
@@ -642,13 +667,13 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockTransport+Stubs.swift:9
-@Sendable func docSample72_MockTransport_Stubs() async throws {
+@Sendable func docSample74_MockTransport_Stubs() async throws {
     let _ = mock.stub(.get, "/me", .unauthorized, .success(User(id: 1, name: "Ada")))        // 401, then 200
     let _ = mock.stub(.get, "/feed", .serviceUnavailable(retryAfter: 1), .json("[]"))       // 503 + Retry-After, then 200
 }
 
 // Sources/NetworkingTesting/MockTransport+Stubs.swift:45
-@Sendable func docSample73_MockTransport_Stubs() async throws {
+@Sendable func docSample75_MockTransport_Stubs() async throws {
     mock.stub(.post, "/users") { request in
         let new = try request.decodedBody(as: NewUser.self)
         return .success(User(id: 7, name: new.name), status: 201)
@@ -656,7 +681,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockTransport+WebSocket.swift:9
-@Sendable func docSample74_MockTransport_WebSocket() async throws {
+@Sendable func docSample76_MockTransport_WebSocket() async throws {
     let server = MockWebSocketServer.sending([.text("hello")])
     let mock = MockTransport().stubWebSocket("/chat", server)
     let _ = server
@@ -664,7 +689,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockTransport.swift:9
-@Sendable func docSample75_MockTransport() async throws {
+@Sendable func docSample77_MockTransport() async throws {
     let mock = MockTransport()
         .stub(.get, "/users/1", .success(User(id: 1, name: "Ada")))
         .stub(.get, "/users/2", .serviceUnavailable(retryAfter: 1), .success(User(id: 2, name: "Lin")))
@@ -677,7 +702,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockWebSocketPeer.swift:10
-@Sendable func docSample76_MockWebSocketPeer() async throws {
+@Sendable func docSample78_MockWebSocketPeer() async throws {
     let server = MockWebSocketServer { peer in
         #expect(try await peer.receive() == .text("hi"))  // the client's first message
         try await peer.send(.text("welcome"))
@@ -687,7 +712,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/MockWebSocketServer.swift:9
-@Sendable func docSample77_MockWebSocketServer() async throws {
+@Sendable func docSample79_MockWebSocketServer() async throws {
     let server = MockWebSocketServer { peer in
         try await peer.send(.text("hello"))
         #expect(try await peer.receive() == .text("hi"))
@@ -699,7 +724,7 @@ import Testing
 }
 
 // Sources/NetworkingTesting/RecordedRequest.swift:7
-@Sendable func docSample78_RecordedRequest() async throws {
+@Sendable func docSample80_RecordedRequest() async throws {
     let sent = try #require(mock.recordedRequests.last)
     #expect(sent.method == .post)
     #expect(sent.path == "/v1/users")
@@ -710,14 +735,14 @@ import Testing
 }
 
 // Sources/NetworkingTesting/RecordedRequest.swift:90
-@Sendable func docSample79_RecordedRequest() async throws {
+@Sendable func docSample81_RecordedRequest() async throws {
     let parts = try mock.requests(to: .post, "/uploads")[0].formParts()
     #expect(parts.map(\.name) == ["author", "movie"])
     let _ = parts
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Download.swift:8
-@Sendable func docSample80_NetworkClient_Download() async throws {
+@Sendable func docSample82_NetworkClient_Download() async throws {
     let call = client.download(NetworkRequest<Data>(path: "/files/big.iso"), to: destination)
     for await step in call.progress { print(step) }
     let result = try await call.value
@@ -726,7 +751,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Events.swift:8
-@Sendable func docSample81_NetworkClient_Events() async throws {
+@Sendable func docSample83_NetworkClient_Events() async throws {
     let events = try client.events(NetworkRequest<Data>(path: "/notifications"))
     for try await event in events {
         print(event.event, event.data)
@@ -735,7 +760,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Stream.swift:8
-@Sendable func docSample82_NetworkClient_Stream() async throws {
+@Sendable func docSample84_NetworkClient_Stream() async throws {
     let streamed = try await client.stream(NetworkRequest<Data>(path: "/events"))
     for try await chunk in streamed.body {
         handle(chunk)
@@ -744,7 +769,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Client/NetworkClient+Upload.swift:9
-@Sendable func docSample83_NetworkClient_Upload() async throws {
+@Sendable func docSample85_NetworkClient_Upload() async throws {
     let call = client.upload(NetworkRequest<Receipt>(.post, path: "/videos", body: .file(movieURL)))
     for await progress in call.progress { print(progress.fractionCompleted ?? 0) }
     let receipt = try await call.value
@@ -753,7 +778,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Requests/MultipartFormData.swift:7
-@Sendable func docSample84_MultipartFormData() async throws {
+@Sendable func docSample86_MultipartFormData() async throws {
     var form = MultipartFormData()
     form.append("Ada", name: "author")
     form.append(thumbnail, name: "thumbnail", filename: "thumb.png", contentType: "image/png")
@@ -764,7 +789,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Requests/URLFormEncoder.swift:7
-@Sendable func docSample85_URLFormEncoder() async throws {
+@Sendable func docSample87_URLFormEncoder() async throws {
     struct Search: Encodable { let term: String; let tags: [String]; let page: Int? }
     let query = try URLFormEncoder().queryItems(from: Search(term: "swift", tags: ["a", "b"], page: nil))
     // term=swift, tags[]=a, tags[]=b  (page is nil: left out)
@@ -774,17 +799,17 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/AsyncSequence+Streaming.swift:8
-@Sendable func docSample86_AsyncSequence_Streaming() async throws {
+@Sendable func docSample88_AsyncSequence_Streaming() async throws {
     for try await line in chunks.lines { print(line) }
 }
 
 // Sources/NetworkingTransfers/Streaming/AsyncSequence+Streaming.swift:15
-@Sendable func docSample87_AsyncSequence_Streaming() async throws {
+@Sendable func docSample89_AsyncSequence_Streaming() async throws {
     for try await event in chunks.serverSentEvents where event.event == "tick" { print(event.data) }
 }
 
 // Sources/NetworkingTransfers/Streaming/EventStreamContentTypeError.swift:11
-@Sendable func docSample88_EventStreamContentTypeError() async throws {
+@Sendable func docSample90_EventStreamContentTypeError() async throws {
     do {
         for try await event in try client.events(NetworkRequest<Data>(path: "/feed")) { print(event.data) }
     } catch let error as NetworkError {
@@ -793,7 +818,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/LineDecoder.swift:12
-@Sendable func docSample89_LineDecoder() async throws {
+@Sendable func docSample91_LineDecoder() async throws {
     var decoder = LineDecoder()
     var lines = decoder.decode(Data("one\r".utf8))  // ["one"]
     let _ = lines += decoder.decode(Data("\ntwo".utf8))     // [] : the LF ends "one", "two" waits
@@ -803,7 +828,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventDecoder.swift:19
-@Sendable func docSample90_ServerSentEventDecoder() async throws {
+@Sendable func docSample92_ServerSentEventDecoder() async throws {
     var decoder = ServerSentEventDecoder()
     let events = decoder.decode(Data("id: 7\nevent: tick\ndata: a\ndata: b\n\n".utf8))
     // [ServerSentEvent(event: "tick", data: "a\nb", id: "7")]
@@ -812,7 +837,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventSource+EndOfStream.swift:9
-@Sendable func docSample91_ServerSentEventSource_EndOfStream() async throws {
+@Sendable func docSample93_ServerSentEventSource_EndOfStream() async throws {
     let source = try ServerSentEventSource { lastEventID in
         let (status, chunks) = try await connect(lastEventID: lastEventID)  // your request, with its status
         if status == 204 { throw ServerSentEventSource.EndOfStream() }
@@ -822,7 +847,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Streaming/ServerSentEventSource.swift:9
-@Sendable func docSample92_ServerSentEventSource() async throws {
+@Sendable func docSample94_ServerSentEventSource() async throws {
     let source = try ServerSentEventSource(clock: SystemClock()) { lastEventID in
         try await openEventStream(lastEventID: lastEventID)  // sends Last-Event-ID when not nil
     }
@@ -831,7 +856,7 @@ import Testing
 }
 
 // Sources/NetworkingTransfers/Transfers/NetworkCall.swift:7
-@Sendable func docSample93_NetworkCall() async throws {
+@Sendable func docSample95_NetworkCall() async throws {
     let call = client.download(request, to: destination)
     for await step in call.progress {
         print(step.fractionCompleted ?? 0)
@@ -842,7 +867,7 @@ import Testing
 }
 
 // Sources/NetworkingWebSocket/Client/NetworkClient+WebSocket.swift:9
-@Sendable func docSample94_NetworkClient_WebSocket() async throws {
+@Sendable func docSample96_NetworkClient_WebSocket() async throws {
     let socket = try await client.webSocket(WebSocketRequest(path: "/chat", subprotocols: ["chat.v2"]))
     try await socket.send(.text("hello"))
     for try await message in socket.messages { print(message) }
@@ -850,7 +875,7 @@ import Testing
 }
 
 // Sources/NetworkingWebSocket/Client/WebSocket.swift:8
-@Sendable func docSample95_WebSocket() async throws {
+@Sendable func docSample97_WebSocket() async throws {
     let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
     try await socket.send(.text("hello"))
     for try await message in socket.messages {
@@ -861,7 +886,7 @@ import Testing
 }
 
 // Sources/NetworkingWebSocket/Client/WebSocketError.swift:8
-@Sendable func docSample96_WebSocketError() async throws {
+@Sendable func docSample98_WebSocketError() async throws {
     let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
     do {
         for try await message in socket.messages { handle(message) }
@@ -872,7 +897,7 @@ import Testing
 }
 
 // Sources/NetworkingWebSocket/Client/WebSocketMessage.swift:5
-@Sendable func docSample97_WebSocketMessage() async throws {
+@Sendable func docSample99_WebSocketMessage() async throws {
     let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
     try await socket.send(.text("hello"))
     for try await message in socket.messages {
@@ -885,7 +910,7 @@ import Testing
 }
 
 // Sources/NetworkingWebSocket/Client/WebSocketRequest.swift:8
-@Sendable func docSample98_WebSocketRequest() async throws {
+@Sendable func docSample100_WebSocketRequest() async throws {
     var request = WebSocketRequest(path: "/chat", subprotocols: ["chat.v2"])
     request.maximumMessageSize = 4 * 1024 * 1024
     request.pingInterval = .seconds(30)
@@ -895,7 +920,7 @@ import Testing
 }
 
 // Sources/NetworkingWebSocket/Rules/WebSocketCloseCode.swift:5
-@Sendable func docSample99_WebSocketCloseCode() async throws {
+@Sendable func docSample101_WebSocketCloseCode() async throws {
     let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
     try await socket.close(.normalClosure, reason: "bye")
     try await socket.close(WebSocketCloseCode(rawValue: 4001), reason: "logged out")  // a code of the application
