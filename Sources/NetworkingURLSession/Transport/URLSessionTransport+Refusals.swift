@@ -20,8 +20,11 @@ import NetworkingCore
 extension URLSessionTransportDelegate {
     /// Why a response with `head`, to a request with `method`, is refused, or `nil` when the transport reads it.
     static func refusal(of head: HTTPURLResponse, method: HTTPMethod?) -> String? {
-        if let refusal = ResponseContentLength.refusal(of: head.value(forHTTPHeaderField: "Content-Length")) {
-            return refusal
+        // Foundation reports repeated fields joined with ", ": one value, read as the list it may be (RFC 9110 §5.3).
+        if let value = head.value(forHTTPHeaderField: "Content-Length"),
+            case .invalid(let reason) = ContentLength.framing(of: [value])
+        {
+            return reason
         }
         // Linux only: the trap is swift-corelibs-foundation's. Apple's URLSession
         // (developer.apple.com/documentation/foundation/urlsession) is another implementation: nothing refused there.

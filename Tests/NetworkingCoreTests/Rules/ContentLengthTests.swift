@@ -31,6 +31,13 @@ import NetworkingTestSupport
         (["9223372036854775808"], .invalid("not a length"), "past Int64: no body is that long"),
         ([""], .invalid("empty"), "RFC 9110 §8.6: a field with no value"),
         ([" , "], .invalid("empty"), "RFC 9110 §8.6: a list with no member"),
+        ([","], .invalid("empty"), "RFC 9110 §8.6: a list with no member"),
+        (["010, 10"], .length(10), "RFC 9110 §8.6: the same decimal value"),
+        (["10, 4, 10"], .invalid("conflicting"), "RFC 9112 §6.3 item 5: a value differs, wherever it stands"),
+        (["10, abc"], .invalid("not a length"), "RFC 9110 §8.6: every member is digits"),
+        (["10; 4"], .invalid("not a length"), "RFC 9110 §5.6.1: the list separator is the comma octet"),
+        (["10\u{037E} 4"], .invalid("not a length"), "RFC 9110 §5.6.1: GREEK QUESTION MARK is no separator octet"),
+        (["0x10"], .invalid("not a length"), "RFC 9110 §8.6: decimal digits only"),
     ]
 
     @Test(arguments: table)

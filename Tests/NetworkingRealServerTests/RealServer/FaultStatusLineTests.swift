@@ -92,26 +92,19 @@ extension RealServerTests {
         }
 
         @Test func aContentLengthListWithDifferentValuesIsARefusedResponseNeverABody() async throws {
-            // RFC 9112 §6.3: `Content-Length: 10, 4` in one field is as unrecoverable as two fields. The known issue
-            // ends when the shared rule reaches CurlTransport (issue 41): the test then fails until this wrapper goes.
+            // RFC 9112 §6.3: `Content-Length: 10, 4` in one field is as unrecoverable as two fields, on both
+            // transports (the shared rule, ContentLengthTests).
             let key = FaultServer.newKey("length-list")
             let (client, counter) = try await Self.client()
-            try await withKnownIssue(
-                "CurlTransport frames by a Content-Length list's first value until issue 41's libcurl rule lands",
-                isIntermittent: false
-            ) {
-                let error = try await expectNetworkError {
-                    try await client.send(
-                        NetworkRequest<Data>(
-                            path: "/malformed-header", query: Faults.query(key, ["kind": "length-list"]),
-                            timeout: .seconds(5)))
-                }
-                #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
-                #expect(error?.message.contains("conflicting Content-Length values (10, 4)") == true)
-                #expect(error?.body == nil)
-            } when: {
-                TestTransport.current == .curl
+            let error = try await expectNetworkError {
+                try await client.send(
+                    NetworkRequest<Data>(
+                        path: "/malformed-header", query: Faults.query(key, ["kind": "length-list"]),
+                        timeout: .seconds(5)))
             }
+            #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
+            #expect(error?.message.contains("conflicting Content-Length values (10, 4)") == true)
+            #expect(error?.body == nil)
             #expect(try await FaultServer.hits(key).count == 1)
             #expect(counter.sent == 1)
         }
