@@ -4,7 +4,7 @@ HTTPBIN      := python3 Tests/Servers/httpbin.py
 FORMAT_CONF  := Sources/.swift-format
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak clean
+.PHONY: help build test demo record bench lint format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak cache-tests clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -72,8 +72,10 @@ soak: ## A million calls through the full chain on libcurl, 64 callers, against 
 	@$(SWIFT) build -q -c release --product Benchmarks
 	@$(SWIFT) run -q -c release --skip-build Benchmarks --soak $(or $(CALLS),1000000)
 
-lint: check-deps ## Check formatting and documentation of every public symbol
+lint: check-deps ## Check formatting, documentation of every public symbol, and octets in the parsers of network bytes
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)
+	@# The parsers of bytes from the network cut and compare octets, never Characters (U+037E is ';' to Swift).
+	@python3 Tests/Tools/octet_check.py
 
 format: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)
@@ -112,6 +114,13 @@ sanitize: ## make test under ThreadSanitizer, then AddressSanitizer, leak-checki
 		$(MAKE) test TEST_ARGS="--scratch-path .build-asan --sanitize=address --no-parallel $(TEST_ARGS)" \
 		CURL_TEST_ARGS="--scratch-path .build-asan --sanitize=address" \
 		CURL_TEST_ENV="ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp"
+
+cache-tests: ## Run the public HTTP cache suite (http-tests/cache-tests, Node.js) through the cache (MODE=shared, SUITE=dir)
+	@# The suite's own client, origin server and checks; the cache under test is HTTPCacheBehavior over a real
+	@# transport (Tests/Tools/cache_suite.py). Without SUITE, the suite is cloned once into .build/cache-tests.
+	@command -v node >/dev/null 2>&1 || { echo "make cache-tests needs Node.js 18 or later (apt-get install nodejs)"; exit 1; }
+	@$(SWIFT) build -q --product CacheSuiteProxy
+	@python3 Tests/Tools/cache_suite.py --mode $(or $(MODE),private) $(if $(SUITE),--suite $(SUITE)) $(ARGS)
 
 fuzz: ## Fuzz every parser of network bytes with libFuzzer and ASan (SECONDS=600 each; SECONDS=60 to smoke)
 	@Tests/Tools/fuzz.sh $(or $(SECONDS),600) $(HARNESS)
