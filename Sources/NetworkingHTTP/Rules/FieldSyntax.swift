@@ -2,7 +2,7 @@
 /// splits, trims and compares with.
 ///
 /// Why not `String` and `Character`: Swift compares characters by canonical equivalence, so `"\u{37E}" == ";"`
-/// (GREEK QUESTION MARK), `"\u{212A}" == "K"` (KELVIN SIGN) and `"\u{1FEF}" == "`"`, `"\u{212A}".lowercased()` is
+/// (GREEK QUESTION MARK), `"\u{212A}" == "K"` (KELVIN SIGN) and ``"\u{1FEF}" == "`"``, `"\u{212A}".lowercased()` is
 /// `"k"`, and a delimiter followed by a combining mark is one character with it (`"a;\u{301}b"` has no `;`
 /// character); Foundation's `.whitespaces` holds Unicode spaces besides OWS. A peer cuts where the bytes `0x3B`,
 /// `0x2C`, `0x3D` are and nowhere else, and compares tokens by ASCII case only: so does everything here. Each
@@ -23,7 +23,9 @@ package enum FieldSyntax {
         let bytes = all.utf8
         guard let first = bytes.firstIndex(where: { !isWhitespace($0) }) else { return all[all.endIndex...] }
         let last = bytes.lastIndex(where: { !isWhitespace($0) }) ?? first
-        return all[first...last]
+        // A half-open range of UTF-8 indices: a closed one would step past `last` by a Character, which a combining
+        // mark after a space starts.
+        return all[first..<bytes.index(after: last)]
     }
 
     /// `text` cut at every `separator` byte; with `quoted`, not inside a quoted string (RFC 9110 §5.6.4), whose
