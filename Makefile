@@ -6,7 +6,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 # DocC: the toolchain's on PATH (Linux), else Xcode's through xcrun (a Mac).
 DOCC         ?= $(shell command -v docc 2>/dev/null || xcrun --find docc 2>/dev/null || echo docc)
 
-.PHONY: help build test demo record bench lint snippets format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak clean
+.PHONY: help build test demo record bench lint snippets format check-deps strict docs doc-samples api-check api-baseline fuzz sanitize portability soak cache-tests clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -74,8 +74,10 @@ soak: ## A million calls through the full chain on libcurl, 64 callers, against 
 	@$(SWIFT) build -q -c release --product Benchmarks
 	@$(SWIFT) run -q -c release --skip-build Benchmarks --soak $(or $(CALLS),1000000)
 
-lint: check-deps snippets ## Check formatting and documentation of every public symbol, and every doc sample alone
+lint: check-deps snippets ## Check formatting, documentation of every public symbol, every doc sample alone, and octets in the parsers of network bytes
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)
+	@# The parsers of bytes from the network cut and compare octets, never Characters (U+037E is ';' to Swift).
+	@python3 Tests/Tools/octet_check.py
 
 snippets: ## Compile each Swift sample of README.md, Plugins.md and the articles alone, with only the imports it shows
 	@# Each sample in a file and a module of its own, type-checked against the library's modules (a build of the
@@ -124,6 +126,13 @@ sanitize: ## Linux only: make test under ThreadSanitizer, then AddressSanitizer,
 		$(MAKE) test TEST_ARGS="--scratch-path .build-asan --sanitize=address --no-parallel $(TEST_ARGS)" \
 		CURL_TEST_ARGS="--scratch-path .build-asan --sanitize=address" \
 		CURL_TEST_ENV="ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp"
+
+cache-tests: ## Run the public HTTP cache suite (http-tests/cache-tests, Node.js) through the cache (MODE=shared, SUITE=dir)
+	@# The suite's own client, origin server and checks; the cache under test is HTTPCacheBehavior over a real
+	@# transport (Tests/Tools/cache_suite.py). Without SUITE, the suite is cloned once into .build/cache-tests.
+	@command -v node >/dev/null 2>&1 || { echo "make cache-tests needs Node.js 18 or later (apt-get install nodejs)"; exit 1; }
+	@$(SWIFT) build -q --product CacheSuiteProxy
+	@python3 Tests/Tools/cache_suite.py --mode $(or $(MODE),private) $(if $(SUITE),--suite $(SUITE)) $(ARGS)
 
 fuzz: ## Linux only: fuzz every parser of network bytes with libFuzzer and ASan (SECONDS=600 each; 60 to smoke)
 	@Tests/Tools/fuzz.sh $(or $(SECONDS),600) $(HARNESS)

@@ -70,6 +70,9 @@ let package = Package(
         ),
         // libFuzzer harnesses of every parser of network bytes (make fuzz); built plainly, a replayer of corpora.
         .executableTarget(name: "Fuzz", dependencies: ["Networking", "NetworkingFixtures", "NetworkingCurl"]),
+        // make cache-tests: the HTTP cache as the public cache suite (http-tests/cache-tests) sees it, driven by
+        // Tests/Tools/cache_suite.py.
+        .executableTarget(name: "CacheSuiteProxy", dependencies: ["Networking"], path: "Tests/Tools/CacheSuiteProxy"),
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["Networking", "NetworkingCurl", "NetworkingTestSupport"],

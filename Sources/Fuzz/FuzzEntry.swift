@@ -48,7 +48,7 @@ import Foundation
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return [] }
             guard isFolder.boolValue else { return [url] }
             return try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
-                .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+                .filter { $0.lastPathComponent.utf8.first != UInt8(ascii: ".") }.sorted { $0.path < $1.path }
         }
     }
 #endif

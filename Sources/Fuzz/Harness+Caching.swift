@@ -9,7 +9,7 @@ extension Harness {
     static func cacheControl(_ data: Data) {
         let (control, rest) = pair(data)
         let (age, expires) = pair(Data(rest.utf8))
-        let parsed = CacheControl(control.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        let parsed = CacheControl(FieldSyntax.split(control, separator: UInt8(ascii: ",")).map(String.init))
         for delta in [parsed.maxAge, parsed.sharedMaxAge, parsed.staleWhileRevalidate, parsed.staleIfError] {
             guard let delta else { continue }
             check(

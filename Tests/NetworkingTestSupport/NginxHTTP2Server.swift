@@ -16,6 +16,20 @@ package final class NginxHTTP2Server: Sendable {
 
     package static let shared = Task<NginxHTTP2Server, any Error> { try NginxHTTP2Server() }
 
+    /// Each request to `/gzip/` the server logged: its status, the body bytes sent, and the content coding (`-` for
+    /// none). That location serves ``gzipPath`` with nginx's gzip filter and `etag on`, `Cache-Control: no-cache`.
+    package func gzipLog() throws -> [(status: Int, bytes: Int, coding: String)] {
+        let text = String(decoding: try FileContents.read(directory.appendingPathComponent("gzip.log")), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, let status = Int(parts[0]), let bytes = Int(parts[1]) else { return nil }
+            return (status, bytes, String(parts[2]))
+        }
+    }
+
+    /// A compressible JSON document (about 6 KB) served through nginx's gzip filter.
+    package static let gzipPath = "/gzip/items.json"
+
     /// Each request the server logged: `(connection serial, protocol, path)`.
     package func log() throws -> [(connection: String, protocol: String, path: String)] {
         // FileContents: String(contentsOf:) leaks its buffer when the log is still empty (make sanitize).
@@ -42,8 +56,13 @@ package final class NginxHTTP2Server: Sendable {
         let www = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         try Data(#"{"h2":true}"#.utf8).write(to: www.appendingPathComponent("ok.json"))
-        for path in [directory.path, www.path] { chmod(path, 0o755) }
+        let gzip = www.appendingPathComponent("gzip")
+        try FileManager.default.createDirectory(at: gzip, withIntermediateDirectories: true)
+        let items = (0..<200).map { #"{"id":\#($0),"name":"item \#($0)"}"# }.joined(separator: ",")
+        try Data("[\(items)]".utf8).write(to: www.appendingPathComponent(String(Self.gzipPath.dropFirst())))
+        for path in [directory.path, www.path, gzip.path] { chmod(path, 0o755) }
         chmod(www.appendingPathComponent("ok.json").path, 0o644)
+        chmod(www.appendingPathComponent(String(Self.gzipPath.dropFirst())).path, 0o644)
         let path = directory.path
         // Keys and certificates from the one script that makes every test key (it names the curve, which a Mac's
         // LibreSSL does not by itself).
@@ -65,6 +84,7 @@ package final class NginxHTTP2Server: Sendable {
             events { worker_connections 1024; }
             http {
                 log_format counted '$connection $server_protocol $uri';
+                log_format gzipped '$status $body_bytes_sent $sent_http_content_encoding';
                 access_log \(path)/access.log counted;
                 keepalive_requests 100000;
                 http2_max_concurrent_streams 128;
@@ -73,6 +93,18 @@ package final class NginxHTTP2Server: Sendable {
                     ssl_certificate \(path)/leaf.pem;
                     ssl_certificate_key \(path)/leaf.key;
                     location / { root \(www.path); default_type application/json; }
+                    # nginx's gzip filter weakens the ETag of what it compresses (W/"x") and answers a revalidation
+                    # with a 304 carrying the strong "x" (its not-modified filter runs before the gzip one).
+                    location /gzip/ {
+                        root \(www.path);
+                        default_type application/json;
+                        gzip on;
+                        gzip_types *;
+                        gzip_min_length 1;
+                        etag on;
+                        add_header Cache-Control no-cache;
+                        access_log \(path)/gzip.log gzipped;
+                    }
                 }
                 server {
                     listen 127.0.0.1:\(mutualPort) ssl;

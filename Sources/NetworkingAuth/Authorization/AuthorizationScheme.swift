@@ -68,7 +68,8 @@ public struct AuthorizationScheme: Sendable, Hashable {
     /// - Returns: `user:password`.
     /// - Throws: ``InvalidCredential`` when `user` contains a colon.
     public static func basicCredential(user: String, password: String) throws -> String {
-        guard !user.contains(":") else {
+        // The byte: a colon followed by a combining mark is no `:` character, but the server splits there.
+        guard !user.utf8.contains(UInt8(ascii: ":")) else {
             throw InvalidCredential(reason: "a Basic user id cannot contain a colon")
         }
         return "\(user):\(password)"

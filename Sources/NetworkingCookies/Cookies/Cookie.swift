@@ -76,9 +76,9 @@ public struct Cookie: Sendable, Hashable {
         guard !isSecure || target.isSecure else { return nil }
         isHTTPOnly = setCookie.isHTTPOnly
         sameSite = setCookie.sameSite
-        if CookieMatching.hasPrefixIgnoringCase(name, "__secure-"), !isSecure { return nil }
-        if CookieMatching.hasPrefixIgnoringCase(name, "__host-"),
-            !isSecure || !isHostOnly || setCookie.path == nil || path != "/"
+        if FieldSyntax.hasPrefixIgnoringCase(name, "__secure-"), !isSecure { return nil }
+        if FieldSyntax.hasPrefixIgnoringCase(name, "__host-"),
+            !isSecure || !isHostOnly || setCookie.path == nil || !FieldSyntax.equals(path, "/")
         {
             return nil
         }

@@ -68,11 +68,4 @@ enum CookieMatching {
             || request[cookie.count] == UInt8(ascii: "/")
     }
 
-    /// Whether `name` starts with `lowercasePrefix`, ASCII case-insensitively (RFC 6265bis §5.4: user agents
-    /// match the `__Secure-` and `__Host-` prefixes that way).
-    static func hasPrefixIgnoringCase(_ name: String, _ lowercasePrefix: String) -> Bool {
-        let head = name.utf8.prefix(lowercasePrefix.utf8.count)
-        return head.count == lowercasePrefix.utf8.count
-            && head.elementsEqual(lowercasePrefix.utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-    }
 }

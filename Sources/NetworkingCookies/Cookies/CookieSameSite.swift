@@ -28,7 +28,7 @@ public enum CookieSameSite: String, Sendable, Hashable, CaseIterable {
     /// - Parameter value: A `SameSite` attribute value, already trimmed.
     /// - Returns: The enforcement.
     public init(attributeValue value: String) {
-        switch HTTPToken.lowercasedASCII(value) {
+        switch FieldSyntax.token(value) {
         case "strict": self = .strict
         case "lax": self = .lax
         case "none": self = .none

@@ -46,8 +46,9 @@ public struct Redaction: Sendable, Hashable {
     ///   - headerNames: Further headers to redact, such as a custom API-key header. Case does not matter.
     ///   - queryParameterNames: Further query parameters to redact. Case does not matter.
     public init(headerNames: Set<String> = [], queryParameterNames: Set<String> = []) {
-        self.headerNames = Self.defaultHeaderNames.union(headerNames.map { $0.lowercased() })
-        self.queryParameterNames = Self.defaultQueryParameterNames.union(queryParameterNames.map { $0.lowercased() })
+        self.headerNames = Self.defaultHeaderNames.union(headerNames.map(HTTPToken.lowercasedASCII))
+        self.queryParameterNames = Self.defaultQueryParameterNames.union(
+            queryParameterNames.map(HTTPToken.lowercasedASCII))
     }
 
     /// Whether the value of header `name` is redacted by name.
@@ -100,26 +101,30 @@ public struct Redaction: Sendable, Hashable {
     /// - Returns: The text to show.
     public func displayTarget(of request: HTTPRequest) -> String {
         let path = request.path
-        guard let mark = path.firstIndex(of: "?") else { return "\(request.scheme)://\(request.authority)\(path)" }
-        let query = path[path.index(after: mark)...]
-        return "\(request.scheme)://\(request.authority)\(path[..<mark])?\(redactedQuery(String(query)))"
+        let (bare, query) = FieldSyntax.cut(path, at: UInt8(ascii: "?"))
+        guard let query else { return "\(request.scheme)://\(request.authority)\(path)" }
+        return "\(request.scheme)://\(request.authority)\(bare)?\(redactedQuery(String(query)))"
     }
 
     /// A percent-encoded query (or form body) with the values of redacted parameters replaced.
     package func redactedQuery(_ query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<equals]
-            let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
-            guard queryParameterNames.contains(decoded.lowercased()) else { return String(pair) }
+        FieldSyntax.split(query, separator: UInt8(ascii: "&")).map { pair -> String in
+            let (name, value) = FieldSyntax.cut(pair, at: UInt8(ascii: "="))
+            guard value != nil, redactsQueryParameter(name) else { return String(pair) }
             return "\(name)=\(Self.placeholder)"
         }
         .joined(separator: "&")
     }
 
+    /// Whether the query parameter of the percent-encoded `name` is redacted (its decoded name, ASCII case ignored).
+    private func redactsQueryParameter(_ name: Substring) -> Bool {
+        let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+        return queryParameterNames.contains(HTTPToken.lowercasedASCII(decoded))
+    }
+
     /// `body` as text for display: form bodies get their redacted fields replaced; other bodies are unchanged.
     package func displayBody(_ body: Data, contentType: String?) -> Data {
-        guard let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded"),
+        guard FieldSyntax.isMediaType(contentType, "application/x-www-form-urlencoded"),
             let text = String(data: body, encoding: .utf8)
         else { return body }
         return Data(redactedQuery(text).utf8)
@@ -132,23 +137,22 @@ public struct Redaction: Sendable, Hashable {
         var found: [String] = []
         for field in request.headerFields where redacts(field) {
             found.append(field.value)
-            if let space = field.value.firstIndex(of: " ") {
-                found.append(String(field.value[field.value.index(after: space)...]))
+            if let credential = FieldSyntax.cut(field.value, at: UInt8(ascii: " ")).1 {
+                found.append(String(credential))
             }
             if field.name.canonicalName == "cookie" {
-                for pair in field.value.split(separator: ";") {
-                    guard let equals = pair.firstIndex(of: "=") else { continue }
-                    found.append(String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
+                // RFC 6265 §4.2.1: `name=value` pairs cut at the byte `;` (U+037E, which Swift takes for `;`, is
+                // part of a value: cut there, the value would be found only in pieces, and shown whole elsewhere).
+                for pair in FieldSyntax.split(field.value, separator: UInt8(ascii: ";")) {
+                    guard let value = FieldSyntax.cut(pair, at: UInt8(ascii: "=")).1 else { continue }
+                    found.append(String(FieldSyntax.trimmed(value)))
                 }
             }
         }
-        let path = request.path
-        if let mark = path.firstIndex(of: "?") {
-            for pair in path[path.index(after: mark)...].split(separator: "&") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = pair[..<equals].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-                guard queryParameterNames.contains(name.lowercased()) else { continue }
-                let value = pair[pair.index(after: equals)...]
+        if let query = FieldSyntax.cut(request.path, at: UInt8(ascii: "?")).1 {
+            for pair in FieldSyntax.split(query, separator: UInt8(ascii: "&"), omittingEmpty: true) {
+                let (name, rawValue) = FieldSyntax.cut(pair, at: UInt8(ascii: "="))
+                guard let value = rawValue, redactsQueryParameter(name) else { continue }
                 found.append(String(value))
                 if let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
                     found.append(decoded)
@@ -156,7 +160,7 @@ public struct Redaction: Sendable, Hashable {
             }
         }
         guard !found.isEmpty else { return [] }
-        return Array(Set(found.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
+        return Self.longestFirst(found.filter { $0.count >= 4 })
     }
 
     /// The secrets of `request` and of `sent`, the same request as it left after every behavior (which may have added
@@ -171,7 +175,14 @@ public struct Redaction: Sendable, Hashable {
         guard let sent else { return own }
         let added = secrets(in: sent)
         guard !added.isEmpty else { return own }
-        return Array(Set(own).union(added)).sorted { $0.count > $1.count }
+        return Self.longestFirst(own + added)
+    }
+
+    /// `secrets` each once and longest first, by their bytes: a `Set` of strings would take `abc;d` and
+    /// `abc\u{37E}d` for one (canonical equivalence) and keep only one of the two to hide.
+    private static func longestFirst(_ secrets: [String]) -> [String] {
+        var seen = Set<[UInt8]>()
+        return secrets.filter { seen.insert(Array($0.utf8)).inserted }.sorted { $0.utf8.count > $1.utf8.count }
     }
 
     /// The first `limit` bytes of `body` as text, each secret that begins in them replaced whole by the
@@ -188,27 +199,38 @@ public struct Redaction: Sendable, Hashable {
         let patterns = secrets.map { Array($0.utf8) }.filter { !$0.isEmpty }
         let reach = patterns.map(\.count).max() ?? 0
         let window = [UInt8](body.prefix(limit + reach))
-        let shown = min(limit, window.count)
+        return String(decoding: replacing(patterns, in: window, upTo: min(limit, window.count)), as: UTF8.self)
+    }
+
+    /// The first `end` bytes of `bytes`, each of `patterns` that starts among them replaced whole by the placeholder
+    /// (the first that matches, so longest first). UTF-8 is self-synchronizing: a pattern of valid UTF-8 can only
+    /// match at the start of a character's bytes.
+    private static func replacing(_ patterns: [[UInt8]], in bytes: [UInt8], upTo end: Int) -> [UInt8] {
         var result: [UInt8] = []
-        result.reserveCapacity(shown)
+        result.reserveCapacity(end)
         var index = 0
-        while index < shown {
+        while index < end {
             if let secret = patterns.first(where: {
-                index + $0.count <= window.count && window[index..<index + $0.count].elementsEqual($0)
+                index + $0.count <= bytes.count && bytes[index..<index + $0.count].elementsEqual($0)
             }) {
                 result.append(contentsOf: placeholder.utf8)
                 index += secret.count
             } else {
-                result.append(window[index])
+                result.append(bytes[index])
                 index += 1
             }
         }
-        return String(decoding: result, as: UTF8.self)
+        return result
     }
 
-    /// `text` with every occurrence of each secret replaced by the placeholder, longest secrets first.
+    /// `text` with every occurrence of each secret replaced by the placeholder, longest secrets first, found by
+    /// their bytes: a search by characters misses a secret followed by a combining mark (`abcd\u{301}` holds no
+    /// character `d`).
     package static func scrub(_ text: String, secrets: [String]) -> String {
-        guard !secrets.isEmpty else { return text }
-        return secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
+        let patterns = secrets.map { Array($0.utf8) }.filter { !$0.isEmpty }
+        guard !patterns.isEmpty else { return text }
+        let bytes = Array(text.utf8)
+        let result = replacing(patterns, in: bytes, upTo: bytes.count)
+        return String(decoding: result, as: UTF8.self)
     }
 }

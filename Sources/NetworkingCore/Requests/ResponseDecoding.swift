@@ -51,23 +51,20 @@ extension String {
         self = text
     }
 
-    /// The text encoding named by a `charset` parameter; UTF-8 when absent or unknown.
+    /// The text encoding named by a `charset` parameter (RFC 9110 §8.3.2, read as octets: names in any ASCII case,
+    /// quoted or not); UTF-8 when absent or unknown.
     package static func encoding(fromContentType contentType: String?) -> String.Encoding {
-        guard let contentType else { return .utf8 }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingSpacesAndTabs.lowercased()
-            }
-            guard pair.count == 2, pair[0] == "charset" else { continue }
-            switch pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) {
-            case "iso-8859-1", "latin1": return .isoLatin1
-            case "us-ascii", "ascii": return .ascii
-            case "utf-16": return .utf16
-            case "utf-16le": return .utf16LittleEndian
-            case "utf-16be": return .utf16BigEndian
-            default: return .utf8
-            }
+        guard let contentType,
+            let charset = FieldSyntax.parameters(contentType).parameters.lazy
+                .compactMap({ $0.name == "charset" ? $0.value : nil }).first(where: { !$0.isEmpty })
+        else { return .utf8 }
+        switch FieldSyntax.token(charset) {
+        case "iso-8859-1", "latin1": return .isoLatin1
+        case "us-ascii", "ascii": return .ascii
+        case "utf-16": return .utf16
+        case "utf-16le": return .utf16LittleEndian
+        case "utf-16be": return .utf16BigEndian
+        default: return .utf8
         }
-        return .utf8
     }
 }

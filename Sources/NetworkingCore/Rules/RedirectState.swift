@@ -34,8 +34,8 @@ package struct RedirectState: Sendable {
         let port: Int?
 
         package init(_ url: URL) {
-            scheme = url.scheme?.lowercased() ?? ""
-            host = url.host?.lowercased() ?? ""
+            scheme = HTTPToken.lowercasedASCII(url.scheme ?? "")
+            host = HTTPToken.lowercasedASCII(url.host ?? "")
             port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
         }
     }
@@ -95,7 +95,7 @@ package struct RedirectState: Sendable {
         guard let location, !location.isEmpty, let currentURL = current.url,
             let target = URL(string: location, relativeTo: currentURL)?.absoluteURL
         else { return .deliver }
-        let scheme = target.scheme?.lowercased() ?? ""
+        let scheme = HTTPToken.lowercasedASCII(target.scheme ?? "")
         guard scheme == "http" || scheme == "https", let host = target.host, !host.isEmpty else {
             return .refuse(.redirectRefused, "a redirect to a non-HTTP URL (scheme \"\(scheme)\") was refused")
         }

@@ -176,10 +176,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The content codings of `response`, lower-cased, in no order.
     static func codings(of response: HTTPResponse) -> Set<String> {
         var codings = Set<String>()
-        for value in response.headerFields[values: .contentEncoding] {
-            for member in value.split(separator: ",") where !member.trimmingSpacesAndTabs.isEmpty {
-                codings.insert(member.trimmingSpacesAndTabs.lowercased())
-            }
+        for member in FieldSyntax.listMembers(response.headerFields[values: .contentEncoding], quoted: false) {
+            codings.insert(FieldSyntax.token(member) ?? String(member))
         }
         return codings
     }

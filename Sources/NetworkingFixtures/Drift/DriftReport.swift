@@ -148,8 +148,9 @@ public struct DriftReport: Sendable, Hashable, CustomStringConvertible {
         _ step: RecordedStep, key: String, directory: URL, transport: any HTTPTransport, baseURL: URL,
         headers: HTTPFields
     ) async -> [FixtureDrift.Change] {
-        let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + parts[1]) else {
+        guard let parts = FixtureTransport.Manifest.methodAndTarget(of: key),
+            let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + parts[1])
+        else {
             return [.failed("the manifest key \"\(key)\" is not METHOD /path")]
         }
         let body = step.requestFile.flatMap { try? FileContents.read(directory.appendingPathComponent($0)) }

@@ -49,7 +49,8 @@ extension FixtureTransport {
             guard let object = root as? [String: Any] else {
                 throw Problem("the top level must be an object with a \"routes\" object")
             }
-            if let unknown = object.keys.filter({ $0 != "routes" && !$0.hasPrefix("_") }).sorted().first {
+            if let unknown = object.keys.filter({ $0 != "routes" && $0.utf8.first != UInt8(ascii: "_") }).sorted().first
+            {
                 throw Problem("unknown top-level key \"\(unknown)\"; expected \"routes\"")
             }
             guard let routes = object["routes"] as? [String: Any] else {
@@ -62,9 +63,15 @@ extension FixtureTransport {
             return manifest
         }
 
+        /// A route key's method and target: `GET /countries/fr` cut at its first space byte (spaces before the
+        /// method ignored); `nil` without one. The recorder and the drift report read keys with it too.
+        package static func methodAndTarget(of key: String) -> [String]? {
+            let parts = FieldSyntax.split(key, separator: UInt8(ascii: " "), maxSplits: 1, omittingEmpty: true)
+            return parts.count == 2 ? parts.map(String.init) : nil
+        }
+
         private static func route(_ key: String, _ value: Any) throws(Problem) -> Route {
-            let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2, parts[1].hasPrefix("/"), !parts[0].isEmpty else {
+            guard let parts = methodAndTarget(of: key), parts[1].utf8.first == UInt8(ascii: "/") else {
                 throw Problem("the route \"\(key)\" must read \"METHOD /path\", such as \"GET /countries/fr\"")
             }
             let target = URLComponents(string: parts[1])
@@ -87,7 +94,9 @@ extension FixtureTransport {
             } else {
                 steps = [try response(spec, at: "routes[\"\(key)\"]")]
             }
-            return Route(key: key, method: parts[0].uppercased(), path: PathPattern(path), query: query, steps: steps)
+            return Route(
+                key: key, method: FieldSyntax.uppercasedASCII(parts[0]), path: PathPattern(path), query: query,
+                steps: steps)
         }
 
         private static func response(_ value: Any, at place: String) throws(Problem) -> ResponseSpec {
@@ -154,7 +163,7 @@ extension FixtureTransport {
 package enum JSONProblem {
     package static func describe(_ error: any Error, in data: Data) -> String {
         let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error)"
-        guard let range = detail.range(of: "character "),
+        guard let range = detail.range(of: "character "),  // octets: Foundation's own message, not the file's bytes
             let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
         else {
             return "invalid JSON: \(detail)"

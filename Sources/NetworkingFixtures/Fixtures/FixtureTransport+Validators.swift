@@ -26,17 +26,18 @@ extension FixtureTransport {
         "\"" + SHA256.digest(body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
-    /// Whether an `If-None-Match` value lists `tag` by the weak comparison (RFC 9110 §13.1.2), or is `*`.
+    /// Whether an `If-None-Match` value lists `tag` by the weak comparison (RFC 9110 §13.1.2), or is `*`; the list
+    /// is read as octets (RFC 9110 §5.6.1).
     package static func matches(_ condition: String, tag: String) -> Bool {
         func opaque(_ text: Substring) -> Substring {
-            let trimmed = text.drop { $0 == " " || $0 == "\t" }
-            let bare = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
-            return Substring(bare.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            let trimmed = FieldSyntax.trimmed(text)
+            return trimmed.utf8.starts(with: "W/".utf8)
+                ? trimmed[trimmed.utf8.index(trimmed.startIndex, offsetBy: 2)...] : trimmed
         }
         let wanted = opaque(Substring(tag))
-        return condition.split(separator: ",").contains { member in
+        return FieldSyntax.listMembers([condition]).contains { member in
             let candidate = opaque(member)
-            return candidate == "*" || candidate == wanted
+            return FieldSyntax.equals(candidate, "*") || FieldSyntax.equals(candidate, wanted)
         }
     }
 }

@@ -14,16 +14,17 @@ struct RecordKey: Sendable, Hashable {
     let query: [URLQueryItem]
 
     init(method: String, segments: [String], query: [URLQueryItem], redaction: Redaction) {
-        self.method = method.uppercased()
+        self.method = FieldSyntax.uppercasedASCII(method)
         self.segments = segments
-        self.query = query.filter { !redaction.queryParameterNames.contains($0.name.lowercased()) }
+        self.query = query.filter { !redaction.queryParameterNames.contains(HTTPToken.lowercasedASCII($0.name)) }
             .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
     }
 
     /// Reads a manifest key the way `FixtureTransport` does.
     init?(manifestKey: String, redaction: Redaction) {
-        let parts = manifestKey.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let components = URLComponents(string: parts[1]) else { return nil }
+        guard let parts = FixtureTransport.Manifest.methodAndTarget(of: manifestKey),
+            let components = URLComponents(string: parts[1])
+        else { return nil }
         self.init(
             method: parts[0], segments: PathPattern.segments(of: components.percentEncodedPath),
             query: components.queryItems ?? [], redaction: redaction)
@@ -71,9 +72,15 @@ struct RecordKey: Sendable, Hashable {
 
     /// `text` with anything but letters, digits, `-`, `_`, `=` and `.` replaced by `_`, and no leading dot.
     static func safe(_ text: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.")
-        let mapped = String(text.map { allowed.contains($0) ? $0 : "_" })
-        return mapped.hasPrefix(".") ? "_" + mapped.dropFirst() : mapped
+        // Scalars, not Characters: a Set of Characters holds U+212A (it equals "K") and drops an "e" followed by a
+        // combining mark whole.
+        let allowed = ASCIISet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.")
+        var mapped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            mapped.append(scalar.isASCII && allowed.contains(UInt8(scalar.value)) ? scalar : "_")
+        }
+        if mapped.first?.value == 0x2E { mapped.replaceSubrange(mapped.startIndex...mapped.startIndex, with: ["_"]) }
+        return String(mapped)
     }
 
     /// How far apart two keys are, for naming the closest recordings: same method and path first, then same

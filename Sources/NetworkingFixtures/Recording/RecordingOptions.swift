@@ -73,11 +73,12 @@ public struct RecordingOptions: Sendable, Hashable {
     func keepsHeader(_ name: HTTPField.Name) -> Bool {
         let lower = name.canonicalName
         if Self.framingHeaderNames.contains(lower) { return false }
-        return !Self.volatileHeaderNames.contains(lower) || keptHeaderNames.contains { $0.lowercased() == lower }
+        return !Self.volatileHeaderNames.contains(lower)
+            || keptHeaderNames.contains { HTTPToken.lowercasedASCII($0) == lower }
     }
 
     /// Every JSON key scrubbed, lower-cased.
     var allScrubbedJSONKeys: Set<String> {
-        Self.defaultScrubbedJSONKeys.union(scrubbedJSONKeys.map { $0.lowercased() })
+        Self.defaultScrubbedJSONKeys.union(scrubbedJSONKeys.map(HTTPToken.lowercasedASCII))
     }
 }

@@ -46,9 +46,12 @@ extension RecordingTransport {
         // After the body, which has been read to its end: the trailer fields, scrubbed as headers are.
         let trailers = body.trailerFields
         if let trailers { step.trailers = scrubber.headers(trailers, options: options) }
-        let contentType = head.headerFields[.contentType]?.lowercased() ?? ""
-        let (stored, ext) = storedBody(arrival.data, contentType: contentType, scrubber: scrubber)
-        if contentType.hasPrefix("text/event-stream") {
+        // The media type, read as octets: `type/subtype` before any parameter, in any ASCII case.
+        let contentType = head.headerFields[.contentType]
+        let mediaType = contentType.map { FieldSyntax.parameters($0).value } ?? ""
+        let (stored, ext) = storedBody(
+            arrival.data, contentType: contentType, mediaType: mediaType, scrubber: scrubber)
+        if FieldSyntax.equalsIgnoringCase(mediaType, "text/event-stream") {
             step.chunks = Self.eventSizes(stored)
             if options.recordsPacing { step.pacing = Self.eventTimes(arrival, sizes: Self.eventSizes(arrival.data)) }
         } else if options.recordsChunks, stored.count == arrival.data.count {
@@ -64,22 +67,24 @@ extension RecordingTransport {
     }
 
     /// The bytes to write and their file extension.
-    private func storedBody(_ data: Data, contentType: String, scrubber: Scrubber) -> (Data, String) {
+    private func storedBody(_ data: Data, contentType: String?, mediaType: Substring, scrubber: Scrubber) -> (
+        Data, String
+    ) {
         if data.isEmpty { return (data, "empty") }
-        if contentType.contains("json"), let value = JSONText.value(data) {
+        if FieldSyntax.containsIgnoringCase(mediaType, "json"), let value = JSONText.value(data) {
             if options.jsonStyle == .asReceived && !scrubber.hasScrubbedKey(value) {
                 return (scrubber.bytes(data, contentType: contentType), "json")
             }
             if let pretty = JSONText.pretty(scrubber.json(value)) { return (pretty, "json") }
         }
         let ext: String
-        if contentType.hasPrefix("text/event-stream") {
+        if FieldSyntax.equalsIgnoringCase(mediaType, "text/event-stream") {
             ext = "events.txt"
-        } else if contentType.hasPrefix("text/html") {
+        } else if FieldSyntax.equalsIgnoringCase(mediaType, "text/html") {
             ext = "html"
-        } else if contentType.contains("xml") {
+        } else if FieldSyntax.containsIgnoringCase(mediaType, "xml") {
             ext = "xml"
-        } else if contentType.hasPrefix("text/") {
+        } else if FieldSyntax.hasPrefixIgnoringCase(mediaType, "text/") {
             ext = "txt"
         } else {
             ext = "bin"

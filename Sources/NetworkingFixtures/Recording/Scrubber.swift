@@ -43,7 +43,7 @@ struct Scrubber: Sendable {
         case let object as [String: Any]:
             var result: [String: Any] = [:]
             for (key, member) in object {
-                result[key] = jsonKeys.contains(key.lowercased()) ? Self.placeholder : json(member)
+                result[key] = jsonKeys.contains(HTTPToken.lowercasedASCII(key)) ? Self.placeholder : json(member)
             }
             return result
         case let array as [Any]:
@@ -59,7 +59,7 @@ struct Scrubber: Sendable {
     /// scrubbed keys' values replaced in place of their text.
     func bytes(_ data: Data, contentType: String?) -> Data {
         var data = data
-        if let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded"),
+        if FieldSyntax.isMediaType(contentType, "application/x-www-form-urlencoded"),
             let text = String(data: data, encoding: .utf8)
         {
             let formRedaction = Redaction(queryParameterNames: jsonKeys)
@@ -81,7 +81,7 @@ struct Scrubber: Sendable {
     func hasScrubbedKey(_ value: Any) -> Bool {
         switch value {
         case let object as [String: Any]:
-            object.contains { jsonKeys.contains($0.key.lowercased()) || hasScrubbedKey($0.value) }
+            object.contains { jsonKeys.contains(HTTPToken.lowercasedASCII($0.key)) || hasScrubbedKey($0.value) }
         case let array as [Any]:
             array.contains(where: hasScrubbedKey)
         default:

@@ -73,9 +73,13 @@ public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
-        /// Names are equal when they are equal ignoring ASCII letter case.
+        /// Names are equal when they are equal ignoring ASCII letter case: the same octets once lower-cased, never
+        /// by Unicode equivalence (`a\u{1FEF}` is not `` a` ``).
         public static func == (lhs: Name, rhs: Name) -> Bool {
-            lhs.canonicalName == rhs.canonicalName
+            // Two tokens are ASCII, where String's == is octet equality, and it is the fast path.
+            lhs.isValid && rhs.isValid
+                ? lhs.canonicalName == rhs.canonicalName
+                : lhs.canonicalName.utf8.elementsEqual(rhs.canonicalName.utf8)
         }
 
         /// Hashes the lower-cased name.
@@ -83,9 +87,9 @@ public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
             hasher.combine(canonicalName)
         }
 
-        /// Orders by the lower-cased name.
+        /// Orders by the octets of the lower-cased name.
         public static func < (lhs: Name, rhs: Name) -> Bool {
-            lhs.canonicalName < rhs.canonicalName
+            lhs.canonicalName.utf8.lexicographicallyPrecedes(rhs.canonicalName.utf8)
         }
     }
 }

@@ -27,7 +27,7 @@ package struct RequestTarget {
         guard let scheme = url.scheme, !scheme.isEmpty else {
             return "the URL is not absolute (no http or https scheme)"
         }
-        let lowered = scheme.lowercased()
+        let lowered = HTTPToken.lowercasedASCII(scheme)
         guard lowered == "http" || lowered == "https" else {
             return
                 "the scheme \"\(DisplayText.escapingControlCharacters(scheme))\" is not supported; only http and https are"

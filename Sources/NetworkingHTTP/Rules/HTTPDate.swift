@@ -5,32 +5,38 @@ import Foundation
 ///
 /// Never traps: anything that is not one of the three forms, or names an impossible date or time, is `nil`.
 package enum HTTPDate {
-    private static let monthNames = [
+    private typealias Bytes = ArraySlice<UInt8>
+
+    private static let monthNames: [[UInt8]] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ]
-    private static let dayNames: Set<String> = [
+    ].map { Array($0.utf8) }
+    private static let dayNames: [[UInt8]] = [
         "mon", "tue", "wed", "thu", "fri", "sat", "sun",
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    ]
+    ].map { Array($0.utf8) }
 
-    /// Parses IMF-fixdate, RFC 850 or asctime; `nil` for anything else, or an impossible date or time.
+    /// Parses IMF-fixdate, RFC 850 or asctime; `nil` for anything else, or an impossible date or time. Names
+    /// (days, months, `GMT`) are matched without regard to ASCII case, as RFC 9111 §4.2 asks of caches ("match the
+    /// date formats case-insensitively"); runs of spaces count as one.
     package static func parse(_ text: String, now: Date) -> Date? {
-        let tokens = text.split(separator: " ").map(String.init)
+        parse(tokens: FieldSyntax.split(Array(text.utf8)[...], at: space, omittingEmpty: true), now: now)
+    }
+
+    private static func parse(tokens: [Bytes], now: Date) -> Date? {
         guard let first = tokens.first else { return nil }
-        if first.hasSuffix(",") {
-            guard dayNames.contains(String(first.dropLast()).lowercased()) else { return nil }
+        if first.last == comma {
+            guard isName(first.dropLast(), of: dayNames) else { return nil }
             if tokens.count == 6 {
                 // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-                guard tokens[5] == "GMT", tokens[3].count == 4 else { return nil }
+                guard isGMT(tokens[5]), tokens[3].count == 4 else { return nil }
                 return make(
                     year: number(tokens[3], digits: 4...4), month: month(tokens[2]),
-                    day: number(tokens[1], digits: 1...2),
-                    time: tokens[4])
+                    day: number(tokens[1], digits: 1...2), time: tokens[4])
             }
             if tokens.count == 4 {
                 // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-                let parts = tokens[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-                guard tokens[3] == "GMT", parts.count == 3, let twoDigits = number(parts[2], digits: 2...2) else {
+                let parts = FieldSyntax.split(tokens[1], at: UInt8(ascii: "-"), omittingEmpty: false)
+                guard isGMT(tokens[3]), parts.count == 3, let twoDigits = number(parts[2], digits: 2...2) else {
                     return nil
                 }
                 return make(
@@ -40,7 +46,7 @@ package enum HTTPDate {
             return nil
         }
         // asctime: Sun Nov  6 08:49:37 1994 (the double space before a one-digit day collapses when splitting)
-        guard tokens.count == 5, dayNames.contains(first.lowercased()) else { return nil }
+        guard tokens.count == 5, isName(first, of: dayNames) else { return nil }
         return make(
             year: number(tokens[4], digits: 4...4), month: month(tokens[1]), day: number(tokens[2], digits: 1...2),
             time: tokens[3])
@@ -48,31 +54,45 @@ package enum HTTPDate {
 
     /// Parses an HTTP-date written exactly as RFC 9110 §5.6.7's grammar says: one of the three forms, with single
     /// spaces (two before a one-digit day of asctime), a two-digit day in IMF-fixdate and RFC 850, nothing around
-    /// it. The cache reads `Expires` with it: an invalid `Expires` means "already expired" (RFC 9111 §5.3), so a
-    /// value the lenient ``parse(_:now:)`` would accept (extra spaces) must be refused there.
+    /// it; names in any ASCII case (RFC 9111 §4.2). The cache reads `Expires` with it: an invalid `Expires` means
+    /// "already expired" (RFC 9111 §5.3), so a value the lenient ``parse(_:now:)`` would accept (extra spaces) must
+    /// be refused there.
     package static func parseStrictly(_ text: String, now: Date) -> Date? {
-        let tokens = text.split(separator: " ", omittingEmptySubsequences: false)
-        let twoDigits = { (token: Substring) in
-            token.utf8.count == 2 && token.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        }
+        let bytes = Array(text.utf8)[...]
+        let tokens = FieldSyntax.split(bytes, at: space, omittingEmpty: false)
+        let twoDigits = { (token: Bytes) in token.count == 2 && token.allSatisfy(isDigit) }
         switch tokens.count {
-        case 6 where tokens[0].hasSuffix(","):
+        case 6 where tokens[0].last == comma:
             guard tokens[0].count == 4, twoDigits(tokens[1]) else { return nil }  // IMF-fixdate
         case 4:
-            guard tokens[0].hasSuffix(","), tokens[0].count > 4, tokens[1].count == 9 else { return nil }  // RFC 850
+            guard tokens[0].last == comma, tokens[0].count > 4, tokens[1].count == 9 else { return nil }  // RFC 850
         case 5:
-            guard !tokens[0].hasSuffix(","), twoDigits(tokens[2]) else { return nil }  // asctime, two-digit day
+            guard tokens[0].last != comma, twoDigits(tokens[2]) else { return nil }  // asctime, two-digit day
         case 6:
             guard tokens[2].isEmpty, tokens[3].count == 1 else { return nil }  // asctime, one-digit day
         default:
             return nil
         }
-        return parse(text, now: now)
+        return parse(tokens: tokens.filter { !$0.isEmpty }, now: now)
+    }
+
+    private static let space = UInt8(ascii: " ")
+    private static let comma = UInt8(ascii: ",")
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// Whether `token` is one of `names` (lower-case ASCII), ignoring ASCII case only.
+    private static func isName(_ token: Bytes, of names: [[UInt8]]) -> Bool {
+        names.contains { FieldSyntax.equalsIgnoringCase(token, $0) }
+    }
+
+    private static func isGMT(_ token: Bytes) -> Bool {
+        FieldSyntax.equalsIgnoringCase(token, Array("gmt".utf8))
     }
 
     /// A date from checked parts, or `nil` when a part is missing or out of range.
-    private static func make(year: Int?, month: Int?, day: Int?, time: String) -> Date? {
-        let clock = time.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    private static func make(year: Int?, month: Int?, day: Int?, time: Bytes) -> Date? {
+        let clock = FieldSyntax.split(time, at: UInt8(ascii: ":"), omittingEmpty: false)
         guard let year, let month, let day, year >= 1, clock.count == 3,
             let hour = number(clock[0], digits: 2...2), let minute = number(clock[1], digits: 2...2),
             let second = number(clock[2], digits: 2...2),
@@ -84,16 +104,14 @@ package enum HTTPDate {
     }
 
     /// An unsigned decimal of an allowed number of ASCII digits.
-    private static func number(_ text: String, digits: ClosedRange<Int>) -> Int? {
-        guard digits.contains(text.utf8.count),
-            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        return Int(text)
+    private static func number(_ token: Bytes, digits: ClosedRange<Int>) -> Int? {
+        guard digits.contains(token.count), token.allSatisfy(isDigit) else { return nil }
+        return token.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
-    /// The month number, 1 to 12, from its three-letter name.
-    private static func month(_ text: String) -> Int? {
-        monthNames.firstIndex(of: text.lowercased()).map { $0 + 1 }
+    /// The month number, 1 to 12, from its three-letter name in any ASCII case.
+    private static func month(_ token: Bytes) -> Int? {
+        monthNames.firstIndex { FieldSyntax.equalsIgnoringCase(token, $0) }.map { $0 + 1 }
     }
 
     /// A two-digit year placed, as RFC 9110 requires, no more than 50 years after `now`'s year.

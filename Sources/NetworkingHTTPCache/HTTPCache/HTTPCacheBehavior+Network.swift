@@ -161,17 +161,16 @@ extension HTTPCacheBehavior {
         let now = call.clock.date()
         for name in ["Expires", "Date", "Last-Modified"] {
             guard let value = fields[values: HTTPField.Name(name)].first else { continue }
-            let text = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if HTTPDate.parse(text, now: now) == nil {
+            if HTTPDate.parse(String(FieldSyntax.trimmed(value)), now: now) == nil {
                 emit(
                     .ignoredHeader, call,
                     "\(name): \"\(DisplayText.escapingControlCharacters(value))\" is not an HTTP-date")
             }
         }
-        if let age = fields[values: "Age"].first?.trimmingCharacters(in: CharacterSet(charactersIn: " \t")),
+        if let age = fields[values: "Age"].first.map(FieldSyntax.trimmed),
             age.isEmpty || !age.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         {
-            emit(.ignoredHeader, call, "Age: \"\(DisplayText.escapingControlCharacters(age))\" is not a number")
+            emit(.ignoredHeader, call, "Age: \"\(DisplayText.escapingControlCharacters(String(age)))\" is not a number")
         }
     }
 }

@@ -39,11 +39,15 @@ import NetworkingCore
 /// fields and the proxy's own (`Proxy-Authenticate`, `Proxy-Authentication-Info`, `Proxy-Authorization`) are
 /// neither stored nor served.
 ///
-/// **Not honoured:** `Pragma`; `HEAD` and `206` responses (passed through, never stored). `proxy-revalidate` is
-/// read in ``Mode/shared`` mode only, where it forbids serving the response stale. The Conformance
-/// article lists every rule with its test, and the deliberate departures.
+/// **Not honoured:** `Pragma`; `206` responses (passed through, never stored). A `HEAD` is never answered from
+/// the store nor stored; its `200` updates the stored `GET` response it describes, or removes it when its
+/// validators or length say it describes another (RFC 9111 §4.3.5). `proxy-revalidate` is read in ``Mode/shared``
+/// mode only, where it forbids serving the response stale. A `304` is taken for the stored response when its `ETag`
+/// matches the one sent by the weak comparison (nginx's gzip filter answers `W/"x"` with a strong `"x"`). The
+/// Conformance article lists every rule with its test, and the deliberate departures.
 ///
-/// **Rules:** `GET` responses the client accepts (those `next` returns) are stored when RFC 9111 §3 allows, and a
+/// **Rules:** `GET` responses the client accepts (those `next` returns) are stored when RFC 9111 §3 allows (a
+/// status the cache does not know, such as `299`, with explicit freshness or `public`), and a
 /// `POST` response with explicit freshness whose `Content-Location` is the request URL is stored for later `GET`s.
 /// A request that sets a conditional or `Range` header itself passes through untouched, and so does a request
 /// asking to switch protocols (an `Upgrade` field: a WebSocket's opening handshake), which nothing stored answers. A `POST`, `PUT`, `PATCH`,
@@ -127,6 +131,9 @@ public struct HTTPCacheBehavior: RequestBehavior {
         if !Self.safeMethods.contains(request.method) {
             return try await sendUnsafe(request, call: call, next: next)
         }
+        if request.method == .head, !CacheValidation.isCallerConditional(request), !requestControl.noStore {
+            return try await sendHead(request, call: call, next: next)
+        }
         guard answersFromStore else { return try await next(request) }
         report(requestControl.problems, call)
         if requestControl.noStore {
@@ -203,17 +210,19 @@ public struct HTTPCacheBehavior: RequestBehavior {
     /// - Parameter response: A response returned by a client with this behavior.
     /// - Returns: How the cache served it, or `nil`.
     public static func outcome(of response: HTTPResponse) -> HTTPCacheEvent.Kind? {
-        for value in response.headerFields[values: "Cache-Status"].reversed() {
-            for member in value.split(separator: ",").reversed() {
-                let parts = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-                guard parts.first == cacheName else { continue }
-                if parts.contains("detail=only-if-cached") { return .miss }
-                if parts.contains(where: { $0.hasPrefix("detail=stale-") || $0 == "detail=max-stale" }) {
+        // RFC 9211: a list of caches, the one nearest the client last; each `name; parameter; parameter=value`.
+        for member in FieldSyntax.listMembers(response.headerFields[values: "Cache-Status"]).reversed() {
+            let (name, parameters) = FieldSyntax.parameters(member)
+            guard FieldSyntax.equals(name, cacheName) else { continue }
+            func value(_ key: String) -> Substring? { parameters.first { $0.name == key }?.value }
+            if let detail = value("detail") {
+                if FieldSyntax.equals(detail, "only-if-cached") { return .miss }
+                if FieldSyntax.hasPrefixIgnoringCase(detail, "stale-") || FieldSyntax.equals(detail, "max-stale") {
                     return .servedStale
                 }
-                if parts.contains("hit") { return .hit }
-                if parts.contains("fwd-status=304") { return .revalidated }
             }
+            if parameters.contains(where: { $0.name == "hit" }) { return .hit }
+            if let status = value("fwd-status"), FieldSyntax.equals(status, "304") { return .revalidated }
         }
         return nil
     }

@@ -19,12 +19,14 @@ public struct HTTPCacheEvent: Sendable, Hashable, CustomStringConvertible {
         /// A stale stored response was revalidated: the server answered `304 Not Modified` and the stored body was
         /// returned with updated headers.
         case revalidated
-        /// The response was stored.
+        /// The response was stored, or a `HEAD`'s `200` updated the stored one (RFC 9111 §4.3.5;
+        /// ``HTTPCacheEvent/detail`` says so).
         case stored
         /// The response was not stored; ``HTTPCacheEvent/detail`` says why.
         case notStored
         /// An unsafe method (`POST`, `PUT`, `PATCH`, `DELETE`, ...) succeeded, so the stored response for its URL
-        /// was removed.
+        /// was removed; or a `HEAD`'s `200` described another representation than the stored response
+        /// (``HTTPCacheEvent/detail`` says so).
         case invalidated
         /// A stale stored response answered the call, as `stale-while-revalidate` or `stale-if-error` allow
         /// (RFC 5861); ``HTTPCacheEvent/detail`` says which.
@@ -43,7 +45,7 @@ public struct HTTPCacheEvent: Sendable, Hashable, CustomStringConvertible {
     /// The request's name, such as `GET /items`.
     public let requestName: String
     /// Why, for ``Kind/notStored``, ``Kind/miss``, ``Kind/servedStale``, ``Kind/revalidationFailed`` and
-    /// ``Kind/ignoredHeader``; `nil` otherwise.
+    /// ``Kind/ignoredHeader``, and for a ``Kind/stored`` or ``Kind/invalidated`` a `HEAD` caused; `nil` otherwise.
     public let detail: String?
 
     /// Creates an event.

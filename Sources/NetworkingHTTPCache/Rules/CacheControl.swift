@@ -61,17 +61,17 @@ package struct CacheControl: Sendable, Hashable {
     /// - Parameter values: The values of every `Cache-Control` field.
     package init(_ values: [String]) {
         var seen: Set<String> = []
-        for value in values {
-            for directive in Self.split(value) {
-                let (name, argument) = Self.nameAndArgument(directive)
-                guard !name.isEmpty else {
-                    problems.append(
-                        "a directive without a name: \"\(DisplayText.escapingControlCharacters(String(directive)))\"")
-                    continue
-                }
-                guard seen.insert(name).inserted else { continue }
-                apply(name, argument)
+        for directive in FieldSyntax.listMembers(values) {
+            let (rawName, rawArgument) = FieldSyntax.cut(directive, at: UInt8(ascii: "="))
+            let trimmedName = FieldSyntax.trimmed(rawName)
+            guard !trimmedName.isEmpty else {
+                problems.append(
+                    "a directive without a name: \"\(DisplayText.escapingControlCharacters(String(directive)))\"")
+                continue
             }
+            // A name that is not a token (RFC 9111 §5.2: directives are tokens) is no directive this cache knows.
+            guard let name = FieldSyntax.token(trimmedName), seen.insert(name).inserted else { continue }
+            apply(name, rawArgument.map { String(FieldSyntax.unquoted(FieldSyntax.trimmed($0))) })
         }
     }
 
@@ -112,53 +112,11 @@ package struct CacheControl: Sendable, Hashable {
             problems.append("\(name) has \(shown), not a number of seconds")
             return nil
         }
-        let digits = argument.drop { $0 == "0" }
-        guard digits.utf8.count <= 10, let value = Int64(digits.isEmpty ? "0" : String(digits)) else {
+        let digits = argument.utf8.drop { $0 == UInt8(ascii: "0") }
+        guard digits.count <= 10, let value = Int64(digits.isEmpty ? "0" : String(decoding: digits, as: UTF8.self))
+        else {
             return Self.maximumDeltaSeconds
         }
         return min(value, Self.maximumDeltaSeconds)
-    }
-
-    /// Splits a field value at commas outside quoted strings; trims spaces and tabs; drops empty members.
-    private static func split(_ value: String) -> [Substring] {
-        var members: [Substring] = []
-        var start = value.startIndex
-        var inQuotes = false
-        var escaped = false
-        var index = value.startIndex
-        while index < value.endIndex {
-            let character = value[index]
-            if escaped {
-                escaped = false
-            } else if inQuotes && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                inQuotes.toggle()
-            } else if character == "," && !inQuotes {
-                members.append(value[start..<index])
-                start = value.index(after: index)
-            }
-            index = value.index(after: index)
-        }
-        members.append(value[start...])
-        return members.map(trimmed).filter { !$0.isEmpty }
-    }
-
-    /// The lower-cased name and the unquoted argument of `name=argument`.
-    private static func nameAndArgument(_ directive: Substring) -> (String, String?) {
-        guard let equals = directive.firstIndex(of: "=") else {
-            return (HTTPToken.lowercasedASCII(String(trimmed(directive))), nil)
-        }
-        let name = HTTPToken.lowercasedASCII(String(trimmed(directive[..<equals])))
-        var argument = trimmed(directive[directive.index(after: equals)...])
-        if argument.count >= 2, argument.first == "\"", argument.last == "\"" {
-            argument = argument.dropFirst().dropLast()
-            return (name, String(argument).replacingOccurrences(of: "\\", with: ""))
-        }
-        return (name, String(argument))
-    }
-
-    private static func trimmed(_ text: Substring) -> Substring {
-        text.trimmingSpacesAndTabs
     }
 }

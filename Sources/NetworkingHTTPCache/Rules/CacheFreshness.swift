@@ -6,9 +6,10 @@ import NetworkingCore
 ///
 /// - **Lifetime** (§4.2.1), first that applies: in a shared cache, `s-maxage`; then `max-age`; else `Expires` minus
 ///   `Date` (an `Expires` that is not exactly a valid HTTP-date, such as `0`, a date with extra spaces, or two
-///   `Expires` fields, means already expired: §5.3); else, for a status that is heuristically cacheable
-///   and a response with `Last-Modified`, 10% of the time between `Last-Modified` and `Date`, at most 24 hours
-///   (§4.2.2); else 0, so the response is stored only to be revalidated. A private cache ignores `s-maxage`.
+///   `Expires` fields, means already expired: §5.3); else, for a status that is heuristically cacheable or a
+///   response that says `public`, with `Last-Modified`, 10% of the time between `Last-Modified` and `Date`, at
+///   most 24 hours (§4.2.2); else 0, so the response is stored only to be revalidated. A private cache ignores
+///   `s-maxage`. Dates are read in any ASCII letter case (§4.2).
 /// - **Age** (§4.2.3): `apparent_age = max(0, response_time - Date)`, `corrected_age = Age + (response_time -
 ///   request_time)`, initial age the larger of the two, plus the time resident in the cache.
 ///
@@ -40,7 +41,8 @@ package enum CacheFreshness {
             else { return 0 }
             return clampedSeconds(expiry.timeIntervalSince(date))
         }
-        guard heuristicallyCacheable.contains(entry.status),
+        // §4.2.2: a heuristic lifetime for a heuristically cacheable status, or a response marked public.
+        guard heuristicallyCacheable.contains(entry.status) || control.isPublic,
             let modifiedText = fields["Last-Modified"],
             let modified = HTTPDate.parse(trimmed(modifiedText), now: entry.responseDate)
         else { return 0 }
@@ -61,8 +63,9 @@ package enum CacheFreshness {
 
     /// Statuses whose caching rules this cache understands (RFC 9110 §15, RFC 9111 §3): every final status of
     /// RFC 9110 except `206` (ranges are not stored: see the Conformance article) and `304` (an answer to a
-    /// conditional request, applied to a stored response, never stored itself). With explicit freshness any of
-    /// them is storable; with `must-understand`, only these are.
+    /// conditional request, applied to a stored response, never stored itself). With explicit freshness any final
+    /// status is storable, these and the ones the cache does not know (`299`, `499`); with `must-understand`, only
+    /// these are.
     package static let understoodStatuses: Set<Int> = [
         200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 307, 308, 400, 401, 402, 403, 404, 405, 406, 407, 408,
         409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 426, 500, 501, 502, 503, 504, 505,
@@ -89,14 +92,12 @@ package enum CacheFreshness {
     /// `Age` as delta-seconds: the first member of the first field (§5.1); 0 when missing or malformed; saturated
     /// at 2^31.
     package static func ageHeader(of fields: HTTPFields) -> Int64 {
-        guard let first = fields[values: "Age"].first,
-            let member = first.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)
-        else { return 0 }
-        let text = trimmed(member)
+        guard let first = fields[values: "Age"].first else { return 0 }
+        let text = FieldSyntax.trimmed(FieldSyntax.cut(first, at: UInt8(ascii: ",")).0)
         guard !text.isEmpty,
             text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return 0 }
-        guard text.utf8.count <= 10, let value = Int64(text) else { return CacheControl.maximumDeltaSeconds }
+        guard text.utf8.count <= 10, let value = Int64(String(text)) else { return CacheControl.maximumDeltaSeconds }
         return min(value, CacheControl.maximumDeltaSeconds)
     }
 

@@ -24,11 +24,12 @@ package enum CacheStorability {
     /// Why the response to `request` must not be stored; `nil` when it may be.
     ///
     /// Stored only when (RFC 9111 §3): the method is `GET`, or `POST` with a `Content-Location` that is the request
-    /// URL and explicit freshness (§4, reused for a later `GET`); the status is one the cache understands
-    /// (``CacheFreshness/understoodStatuses``; never `206`); neither request nor response says `no-store` (a
-    /// response's `no-store` is ignored when it also says `must-understand` and the status is understood,
-    /// §5.2.2.3); the response has explicit freshness (`max-age`, `Expires`, `s-maxage` in a shared cache),
-    /// says `public` (or `private` in a private cache), or has a heuristically cacheable status
+    /// URL and explicit freshness (§4, reused for a later `GET`); the status is final (200 to 599, never `206` or
+    /// `304`), and one the cache understands (``CacheFreshness/understoodStatuses``) when the response says
+    /// `must-understand`; neither request nor response says `no-store` (a response's `no-store` is ignored when it
+    /// also says `must-understand` and the status is understood, §5.2.2.3); the response has explicit freshness
+    /// (`max-age`, `Expires`, `s-maxage` in a shared cache), says `public` (or `private` in a private cache), or has a
+    /// heuristically cacheable status
     /// (``cacheableStatuses``); and its `Vary` is not `*`. A **shared** cache also refuses (RFC 9111 §3.5,
     /// §5.2.2.7): a response that says `private`; a response carrying `Set-Cookie` (it would hand one user's session
     /// to the next; stricter than the RFC, on purpose); and the response to a request carrying a credential (any
@@ -55,8 +56,14 @@ package enum CacheStorability {
         default: return "the method is \(request.method.rawValue), not GET"
         }
         if status == 206 { return "the status is 206: partial responses are not stored" }
-        guard CacheFreshness.understoodStatuses.contains(status) else {
-            return "the status \(status) is not one this cache understands"
+        guard (200...599).contains(status), status != 304 else {
+            return "the status \(status) is not a final response the cache stores"
+        }
+        // §3: a status the cache does not understand (299, 499, 599) is stored like any other with explicit
+        // freshness or public; with must-understand, only an understood one is (§5.2.2.3).
+        let understood = CacheFreshness.understoodStatuses.contains(status)
+        if control.mustUnderstand && !understood {
+            return "the response says must-understand and the status \(status) is not one this cache understands"
         }
         if CacheControl(fields: request.headerFields).noStore { return "the request says no-store" }
         if control.noStore && !control.mustUnderstand { return "the response says no-store" }
@@ -88,11 +95,8 @@ package enum CacheStorability {
     /// `fields` without the hop-by-hop fields, those `Connection` names and the proxy's (RFC 9111 §3.1).
     package static func withoutHopByHopFields(_ fields: HTTPFields) -> HTTPFields {
         var names = hopByHopNames.union(proxyNames)
-        for value in fields[values: "Connection"] {
-            for member in value.split(separator: ",") {
-                names.insert(
-                    HTTPToken.lowercasedASCII(member.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))))
-            }
+        for member in FieldSyntax.listMembers(fields[values: "Connection"], quoted: false) {
+            if let name = FieldSyntax.token(member) { names.insert(name) }
         }
         guard fields.contains(where: { names.contains($0.name.canonicalName) }) else { return fields }
         var kept = fields
@@ -108,12 +112,11 @@ package enum CacheStorability {
     /// The lower-cased header names `Vary` lists, without duplicates, in order; `nil` for `Vary: *`.
     package static func varyNames(of response: HTTPFields) -> [String]? {
         var names: [String] = []
-        for value in response[values: "Vary"] {
-            for member in value.split(separator: ",") {
-                let name = HTTPToken.lowercasedASCII(member.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
-                if name == "*" { return nil }
-                if !name.isEmpty && !names.contains(name) { names.append(name) }
-            }
+        for member in FieldSyntax.listMembers(response[values: "Vary"], quoted: false) {
+            if FieldSyntax.equals(member, "*") { return nil }
+            // A member that is not a token names no field a request can carry: kept, it matches only its absence.
+            let name = FieldSyntax.token(member) ?? HTTPToken.lowercasedASCII(String(member))
+            if !names.contains(where: { FieldSyntax.equals($0, name) }) { names.append(name) }
         }
         return names
     }
@@ -136,48 +139,82 @@ package enum CacheStorability {
     /// An `Accept-Encoding` or `Accept-Language` list normalized only where the meaning cannot change (§4.1):
     /// members lower-cased (codings and language tags are case-insensitive), spaces around `;` and `=` removed,
     /// empty members dropped, a weight written in its shortest form (`q=0.50` is `q=0.5`) and `q=1` left out (it is
-    /// the default). The order of members is kept: servers may prefer the earlier of two equal weights.
+    /// the default), and members ordered by weight, highest first (`de;q=0.5, en` is `en, de;q=0.5`: RFC 9110
+    /// §12.4.2 orders preferences by weight). Members of equal weight keep their order: deployed servers break ties
+    /// by it (Express's `negotiator` picks the first of equal weights), so `en, de` and `de, en` are different
+    /// requests to them.
     package static func normalizedPreferences(_ values: [String]) -> String {
-        var members: [String] = []
-        for member in values.flatMap({ $0.split(separator: ",") }) {
-            let parts = member.split(separator: ";", omittingEmptySubsequences: false).map {
-                HTTPToken.lowercasedASCII($0.filter { $0 != " " && $0 != "\t" })
+        var members: [(text: String, weight: Int)] = []
+        for member in FieldSyntax.listMembers(values) {
+            let parts = FieldSyntax.split(member, separator: UInt8(ascii: ";"), quoted: true).map {
+                HTTPToken.lowercasedASCII(
+                    String(decoding: $0.utf8.filter { !FieldSyntax.isWhitespace($0) }, as: UTF8.self))
             }
             guard let first = parts.first, !first.isEmpty else { continue }
             var text = first
+            var weight = 1_000
             for parameter in parts.dropFirst() {
-                if parameter.hasPrefix("q="), let weight = shortestWeight(parameter.dropFirst(2)) {
-                    if weight != "1" { text += ";q=" + weight }
+                if FieldSyntax.hasPrefixIgnoringCase(parameter, "q="),
+                    let thousandths = self.thousandths(parameter.utf8.dropFirst(2))
+                {
+                    weight = thousandths
+                    if thousandths != 1_000 { text += ";q=" + shortestWeight(thousandths) }
                 } else {
                     text += ";" + parameter
                 }
             }
-            members.append(text)
+            members.append((text, weight))
         }
-        return members.joined(separator: ",")
+        // A stable sort: equal weights keep their order.
+        let ordered = members.enumerated().sorted { ($0.element.weight, $1.offset) > ($1.element.weight, $0.offset) }
+        return ordered.map(\.element.text).joined(separator: ",")
     }
 
-    /// A qvalue (RFC 9110 §12.4.2) without trailing zeros: `0.500` is `0.5`, `1.000` is `1`; `nil` when invalid.
-    private static func shortestWeight(_ text: Substring) -> String? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, whole == "0" || whole == "1" else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard fraction.count <= 3, fraction.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
-        let trimmedFraction = fraction.reversed().drop { $0 == "0" }.reversed()
-        if whole == "1" { return trimmedFraction.isEmpty ? "1" : nil }
-        return trimmedFraction.isEmpty ? "0" : "0." + String(trimmedFraction)
+    /// A qvalue (RFC 9110 §12.4.2) in thousandths: `0.5` is 500, `1` is 1,000; `nil` when invalid.
+    private static func thousandths(_ text: Substring.UTF8View.SubSequence) -> Int? {
+        let (whole, fraction) = (text.first, text.dropFirst())
+        guard let whole, whole == UInt8(ascii: "0") || whole == UInt8(ascii: "1") else { return nil }
+        var digits = fraction[...]
+        if let dot = digits.first {
+            guard dot == UInt8(ascii: ".") else { return nil }
+            digits = digits.dropFirst()
+        }
+        guard digits.count <= 3, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        var value = Int(whole - UInt8(ascii: "0")) * 1_000
+        var scale = 100
+        for digit in digits {
+            value += Int(digit - UInt8(ascii: "0")) * scale
+            scale /= 10
+        }
+        return value <= 1_000 ? value : nil
+    }
+
+    /// A weight in its shortest form: 500 is `0.5`, 1,000 is `1`, 0 is `0`.
+    private static func shortestWeight(_ thousandths: Int) -> String {
+        guard thousandths > 0 else { return "0" }
+        guard thousandths < 1_000 else { return "1" }
+        var fraction = String(thousandths)
+        fraction = String(repeating: "0", count: 3 - fraction.utf8.count) + fraction
+        while fraction.utf8.last == UInt8(ascii: "0") { fraction.removeLast() }
+        return "0." + fraction
     }
 
     /// Whether `request` carries the same values as the stored ones for every header the stored `Vary` names.
     package static func matches(_ entry: HTTPCacheEntry, request: HTTPFields) -> Bool {
         guard let names = varyNames(of: entry.headerFields) else { return false }
-        return varyingFields(of: request, names: names) == entry.varyingRequestFields
+        // As octets: `==` on strings would take `fr\u{37E}q=0.5` for `fr;q=0.5`, which a server reads otherwise.
+        let selected = varyingFields(of: request, names: names)
+        return selected.count == entry.varyingRequestFields.count
+            && selected.allSatisfy { name, value in
+                entry.varyingRequestFields[name].map { FieldSyntax.equals($0, value) } ?? false
+            }
     }
 
     /// Values joined with `, `, each member trimmed, so `a,b` and `a, b` compare equal (§4.1 normalization).
     private static func normalized(_ values: [String]) -> String {
-        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+        values.flatMap { FieldSyntax.split($0, separator: UInt8(ascii: ","), quoted: true, trimming: true) }
             .joined(separator: ", ")
     }
 }

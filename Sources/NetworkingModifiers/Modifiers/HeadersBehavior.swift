@@ -25,7 +25,7 @@ public struct HeadersBehavior: RequestBehavior {
     public init(_ headers: [String: String]) {
         var byName: [String: (name: String, value: String)] = [:]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            byName[name.lowercased()] = (name, value)
+            byName[HTTPToken.lowercasedASCII(name)] = (name, value)
         }
         additionalHeaders = Dictionary(uniqueKeysWithValues: byName.values.map { ($0.name, $0.value) })
         fields = additionalHeaders.sorted { $0.key < $1.key }.map { (HTTPField.Name($0.key), $0.value) }

@@ -27,7 +27,7 @@ public enum RetryAfter: Sendable, Hashable {
     ///   - value: The header's value.
     ///   - now: The current date, used only to place the two-digit years of RFC 850 dates in the right century.
     public init?(_ value: String, now: Date) {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = String(FieldSyntax.trimmed(value))  // OWS only: a Unicode space is no part of the syntax
         if let seconds = Self.parseSeconds(text) {
             self = .seconds(seconds)
         } else if let date = HTTPDate.parse(text, now: now) {
@@ -53,13 +53,13 @@ public enum RetryAfter: Sendable, Hashable {
 
     /// `delay-seconds`, with an optional minus sign; negative reads as 0 and overflow saturates.
     private static func parseSeconds(_ text: String) -> Int64? {
-        var digits = Substring(text)
-        let negative = digits.first == "-"
+        var digits = text.utf8[...]
+        let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil
         }
         if negative { return 0 }
-        return Int64(digits) ?? Int64.max
+        return Int64(String(decoding: digits, as: UTF8.self)) ?? Int64.max
     }
 }

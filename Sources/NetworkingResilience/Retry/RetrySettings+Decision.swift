@@ -186,7 +186,7 @@ extension RetrySettings {
 
     private func hasIdempotencyKey(_ headers: HTTPFields) -> Bool {
         guard let name = idempotencyKeyHeader, let value = headers[name] else { return false }
-        return !value.trimmingCharacters(in: .whitespaces).isEmpty
+        return !FieldSyntax.trimmed(value).isEmpty
     }
 
     /// A duration as seconds with at most two decimals, such as `0.25 s` or `30.0 s`.

@@ -75,25 +75,34 @@ package struct DownloadResume: Sendable, Hashable {
     /// The validator to store from a response that starts or continues a file: a strong `ETag`, else
     /// `Last-Modified`; `nil` when neither can be used (a weak `ETag` cannot validate a range).
     package static func validator(etag: String?, lastModified: String?) -> String? {
-        if let etag, !etag.isEmpty, !etag.hasPrefix("W/") { return etag }
+        if let etag, !etag.isEmpty, !etag.utf8.starts(with: "W/".utf8) { return etag }
         if let lastModified, !lastModified.isEmpty { return lastModified }
         return nil
     }
 
     /// `bytes 100-199/1000` → (100, 1000); `bytes */1000` → (nil, 1000); `bytes 0-9/*` → (0, nil).
     package static func parse(_ contentRange: String) -> (first: Int64?, total: Int64?)? {
-        let text = contentRange.trimmingCharacters(in: .whitespaces)
-        guard text.lowercased().hasPrefix("bytes ") else { return nil }
-        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        let total: Int64? = parts[1] == "*" ? nil : Int64(parts[1])
-        guard parts[1] == "*" || total != nil else { return nil }
-        if parts[0] == "*" { return total == nil ? nil : (nil, total) }
-        let bounds = parts[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last,
-            total.map({ last < $0 }) ?? true
+        // RFC 9110 §14.4: `bytes` (any ASCII case), a space, then `first-last/complete` or `*/complete`.
+        let text = FieldSyntax.trimmed(contentRange)
+        guard FieldSyntax.hasPrefixIgnoringCase(text, "bytes "),
+            case (let range, let total?) = FieldSyntax.cut(
+                FieldSyntax.trimmed(text[text.utf8.index(text.startIndex, offsetBy: 6)...]), at: UInt8(ascii: "/"))
         else { return nil }
-        return (first, total)
+        let length = number(total)
+        guard FieldSyntax.equals(total, "*") || length != nil else { return nil }
+        if FieldSyntax.equals(range, "*") { return length == nil ? nil : (nil, length) }
+        guard case (let firstText, let lastText?) = FieldSyntax.cut(range, at: UInt8(ascii: "-")),
+            let first = number(firstText), let last = number(lastText), first <= last,
+            length.map({ last < $0 }) ?? true
+        else { return nil }
+        return (first, length)
+    }
+
+    /// ASCII digits as a number; `nil` for anything else (a sign, a space, an empty text) or an overflow.
+    private static func number(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int64(text)
     }
 }

@@ -36,10 +36,7 @@ public struct EventStreamContentTypeError: Error, Sendable, Hashable, CustomStri
     /// - Parameter contentType: A `Content-Type` value, or `nil`.
     /// - Returns: `true` for an event stream.
     public static func isEventStream(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return HTTPToken.lowercasedASCII(mediaType.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
-            == "text/event-stream"
+        FieldSyntax.isMediaType(contentType, "text/event-stream")
     }
 
     /// `GET /feed: the response is text/plain, not text/event-stream: no event is read and no reconnection made`.

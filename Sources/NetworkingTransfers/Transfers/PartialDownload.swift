@@ -21,8 +21,9 @@ struct PartialDownload: Sendable {
         let size =
             (try? FileManager.default.attributesOfItem(atPath: partialURL.path)[.size] as? NSNumber)?
             .int64Value ?? 0
-        let validator = (try? String(contentsOf: validatorURL, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Written as the response sent it; only OWS is trimmed (Foundation's .whitespaces would trim Unicode spaces
+        // a validator may end with, and the next If-Range would not match).
+        let validator = (try? String(contentsOf: validatorURL, encoding: .utf8)).map { String(FieldSyntax.trimmed($0)) }
         return DownloadResume(partialBytes: size, validator: validator)
     }
 

@@ -155,7 +155,11 @@ import NetworkingTestSupport
                 starred += 1
                 continue
             }
-            #expect(names.allSatisfy { !$0.isEmpty && !$0.contains(",") && $0.first != " " && $0.last != " " })
+            // Bytes: a name may start with a combining mark, which would hide a space before it in a Character.
+            #expect(
+                names.allSatisfy {
+                    !$0.isEmpty && !$0.utf8.contains(UInt8(ascii: ",")) && $0.utf8.first != 0x20 && $0.utf8.last != 0x20
+                })
             _ = CacheStorability.varyingFields(of: ["Accept": value], names: names)
         }
         #expect(starred > 0)

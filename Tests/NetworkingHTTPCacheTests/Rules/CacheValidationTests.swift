@@ -59,8 +59,9 @@ import NetworkingTestSupport
 
     @Test(
         arguments: [
-            ("\"v1\"", "\"v1\"", true), ("\"v1\"", "W/\"v1\"", true), ("W/\"v1\"", "\"v1\"", false),
-            ("\"v1\"", "\"v2\"", false), (nil, "\"v1\"", false), ("\"v1\"", nil, true),
+            ("\"v1\"", "\"v1\"", true), ("\"v1\"", "W/\"v1\"", true), ("W/\"v1\"", "\"v1\"", true),
+            ("\"v1\"", "\"v2\"", false), ("W/\"v1\"", "W/\"v2\"", false), (nil, "\"v1\"", false),
+            ("\"v1\"", nil, true), ("\"v\u{37E}\"", "\"v;\"", false), ("\"\u{212A}\"", "\"K\"", false),
         ] as [(String?, String?, Bool)])
     func a304AppliesWhenItsETagMatchesWeakly(stored: String?, received: String?, applies: Bool) {
         let storedFields: HTTPFields = stored.map { ["ETag": $0] } ?? [:]

@@ -111,9 +111,20 @@ import NetworkingTestSupport
         StoreRow(
             section: "§3", rule: "a 302 without freshness is not stored", status: 302, response: [:], stored: false),
         StoreRow(
-            section: "§3",
-            rule: "stricter than §3: a status this cache does not know, even with max-age, is not stored",
-            status: 299, response: ["Cache-Control": "max-age=60"], stored: false),
+            section: "§3", rule: "a status this cache does not know (299) is stored with max-age", status: 299,
+            response: ["Cache-Control": "max-age=60"], stored: true),
+        StoreRow(
+            section: "§3", rule: "a status this cache does not know (499) is stored with an Expires", status: 499,
+            response: ["Expires": hourLater], stored: true),
+        StoreRow(
+            section: "§3", rule: "a status this cache does not know (599) is stored with public", status: 599,
+            response: ["Cache-Control": "public"], stored: true),
+        StoreRow(
+            section: "§3", rule: "a status this cache does not know (599) is not stored without freshness",
+            status: 599, response: [:], stored: false),
+        StoreRow(
+            section: "§3, RFC 9110 §15", rule: "a status outside 200 to 599 is not stored", status: 600,
+            response: ["Cache-Control": "max-age=60"], stored: false),
         StoreRow(
             section: "§3", rule: "a 304 is never stored itself", status: 304,
             response: ["Cache-Control": "max-age=60"], stored: false),
