@@ -117,16 +117,9 @@ package struct CurlHeadParser {
     /// Whether the body comes in chunks (HTTP/1.x with `chunked` among its transfer codings), as libcurl decides
     /// it: it then frames the body by the chunks, whatever `Content-Length` says (RFC 9112 §6.3).
     var isChunked: Bool {
-        guard version.hasPrefix("HTTP/1") else { return false }
-        let chunked = Array("chunked".utf8)
-        return fields[values: HTTPField.Name("Transfer-Encoding")].contains { value in
-            value.utf8.split(separator: UInt8(ascii: ",")).contains { member in
-                var coding = member[...]
-                while let first = coding.first, first == 0x20 || first == 0x09 { coding = coding.dropFirst() }
-                while let last = coding.last, last == 0x20 || last == 0x09 { coding = coding.dropLast() }
-                // ASCII letters compared without case: 0x20 is the case bit of a letter.
-                return coding.count == chunked.count && zip(coding, chunked).allSatisfy { $0 | 0x20 == $1 }
-            }
+        guard version.utf8.starts(with: "HTTP/1".utf8) else { return false }
+        return FieldSyntax.listMembers(fields[values: HTTPField.Name("Transfer-Encoding")], quoted: false).contains {
+            FieldSyntax.equalsIgnoringCase($0, "chunked")
         }
     }
 
