@@ -9,7 +9,8 @@ extension LoggingBehavior {
     func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext, secrets: [String]) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
         if logsHeaders {
-            line += headersText(request.headerFields, "headers before inner behaviors")
+            line +=
+                headersText(request.headerFields, "headers before inner behaviors")
                 + trailersText(request.body.trailerFields)
         }
         line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
@@ -29,8 +30,8 @@ extension LoggingBehavior {
         if attempts.count > 1 { line += "," + AttemptOutcome.summary(attempts) }
         if let note { line += " (\(note))" }
         if logsHeaders {
-            line += sentHeadersText(context.requestAsSent) + headersText(response.headerFields, "response headers")
-                + trailersText(body.trailerFields)
+            line += sentHeadersText(context.requestAsSent)
+            line += headersText(response.headerFields, "response headers") + trailersText(body.trailerFields)
         }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line
