@@ -26,18 +26,16 @@ Only the standard library is used here; pip talks to PyPI and nothing else.
 
 import argparse
 import contextlib
-import fcntl
 import inspect
-import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
-import venv
 from lifecycle import pid_alive
+import venvs
+from venvs import venv_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -121,45 +119,9 @@ def log(message):
     print(f"httpbin: {message}", file=sys.stderr, flush=True)
 
 
-@contextlib.contextmanager
-def locked(path):
-    """Hold an exclusive lock on `path` so two test runs never build one venv at the same time."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def venv_python(venv_dir):
-    return os.path.join(venv_dir, "bin", "python")
-
-
 def ensure_venv(venv_dir):
     """Create the venv and install the pins unless a complete venv with the same pins is there."""
-    stamp = os.path.join(venv_dir, "pins.json")
-    with locked(venv_dir + ".lock"):
-        try:
-            with open(stamp) as f:
-                if json.load(f) == PINS and os.path.exists(venv_python(venv_dir)):
-                    return
-        except (OSError, ValueError):
-            pass
-        if os.path.exists(venv_dir):
-            log(f"rebuilding {venv_dir} (incomplete or built from other pins)")
-            shutil.rmtree(venv_dir)
-        log(f"creating {venv_dir} and installing {', '.join(PINS[:2])} from PyPI")
-        venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
-        command = [venv_python(venv_dir), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                   "--no-input", "--timeout", "60"] + PINS
-        result = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
-        if result.returncode != 0:
-            shutil.rmtree(venv_dir, ignore_errors=True)
-            sys.exit(f"httpbin: pip install failed with status {result.returncode}")
-        with open(stamp, "w") as f:
-            json.dump(PINS, f)
+    venvs.ensure_venv(venv_dir, PINS, log)
 
 
 def read(path):

@@ -34,7 +34,13 @@ extension RealServerTests {
             let cases = try await WebSocketConformanceServer.cases().filter { $0.section == section }
             try #require(!cases.isEmpty)
             let client = NetworkClient(
-                baseURL: try await WebSocketConformanceServer.url(), transport: try CurlTransport())
+                baseURL: try await WebSocketConformanceServer.url(), transport: TestTransport.make())
+            if RealServerTests.webSocketsAreRefused {
+                // URLSessionTransport on Linux: the refusal, for the section's first case, is what there is to see.
+                let error = try await expectNetworkError { try await Self.run(cases[0].id, client: client) }
+                #expect(error?.webSocketError?.kind == .unsupportedTransport)
+                return
+            }
             var counts: [String: Int] = [:]
             let start = ContinuousClock.now
             for testCase in cases {
