@@ -14,6 +14,13 @@ package final class NginxHTTP2Server: Sendable {
 
     package static let shared = Task<NginxHTTP2Server, any Error> { try NginxHTTP2Server() }
 
+    /// A second nginx proxying WebSocket upgrades (`proxy_http_version 1.1`, `Upgrade` and `Connection` passed on) to
+    /// the `websockets` echo server (``WebSocketPeer``): plain HTTP on ``port``, TLS on ``mutualPort`` (no client
+    /// certificate asked there).
+    package static let webSocketProxy = Task<NginxHTTP2Server, any Error> {
+        try NginxHTTP2Server(webSocketBackend: try await WebSocketPeer.plainPort())
+    }
+
     /// Each request the server logged: `(connection serial, protocol, path)`.
     package func log() throws -> [(connection: String, protocol: String, path: String)] {
         // FileContents: String(contentsOf:) leaks its buffer when the log is still empty (make sanitize).
@@ -26,7 +33,7 @@ package final class NginxHTTP2Server: Sendable {
         }
     }
 
-    private init() throws {
+    private init(webSocketBackend: Int? = nil) throws {
         guard
             let binary = [
                 "/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx",
@@ -63,6 +70,41 @@ package final class NginxHTTP2Server: Sendable {
             "\(path)/client.ext", "-out", "\(path)/client.pem")
         port = try Self.freePort()
         mutualPort = try Self.freePort()
+        let (port, mutualPort) = (self.port, self.mutualPort)
+        let servers =
+            webSocketBackend.map { backend in
+                """
+                    server {
+                        listen 127.0.0.1:\(port);
+                        listen 127.0.0.1:\(mutualPort) ssl;
+                        ssl_certificate \(path)/leaf.pem;
+                        ssl_certificate_key \(path)/leaf.key;
+                        location / {
+                            proxy_pass http://127.0.0.1:\(backend);
+                            proxy_http_version 1.1;
+                            proxy_set_header Upgrade $http_upgrade;
+                            proxy_set_header Connection "upgrade";
+                            proxy_set_header Host $host;
+                            proxy_read_timeout 60s;
+                        }
+                    }
+                """
+            } ?? """
+                    server {
+                        listen 127.0.0.1:\(port) ssl http2;
+                        ssl_certificate \(path)/leaf.pem;
+                        ssl_certificate_key \(path)/leaf.key;
+                        location / { root \(www.path); default_type application/json; }
+                    }
+                    server {
+                        listen 127.0.0.1:\(mutualPort) ssl;
+                        ssl_certificate \(path)/leaf.pem;
+                        ssl_certificate_key \(path)/leaf.key;
+                        ssl_verify_client on;
+                        ssl_client_certificate \(authority)/ca.pem;
+                        location / { root \(www.path); default_type application/json; }
+                    }
+                """
         let config = """
             worker_processes 1;
             daemon off;
@@ -74,20 +116,7 @@ package final class NginxHTTP2Server: Sendable {
                 access_log \(path)/access.log counted;
                 keepalive_requests 100000;
                 http2_max_concurrent_streams 128;
-                server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(path)/leaf.pem;
-                    ssl_certificate_key \(path)/leaf.key;
-                    location / { root \(www.path); default_type application/json; }
-                }
-                server {
-                    listen 127.0.0.1:\(mutualPort) ssl;
-                    ssl_certificate \(path)/leaf.pem;
-                    ssl_certificate_key \(path)/leaf.key;
-                    ssl_verify_client on;
-                    ssl_client_certificate \(authority)/ca.pem;
-                    location / { root \(www.path); default_type application/json; }
-                }
+            \(servers)
             }
             """
         try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)

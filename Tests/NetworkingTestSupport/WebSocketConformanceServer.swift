@@ -5,7 +5,9 @@ import Networking
 /// started once per test process (it exits with it). A test that cannot start it fails.
 package enum WebSocketConformanceServer {
     private static let port = Task<Int, any Error> {
-        try await PythonServer.launch(script: "websocket_conformance.py", name: "websocket_conformance.py")
+        let text = try await PythonServer.launch(script: "websocket_conformance.py")
+        guard let port = Int(text) else { throw FaultServerError("websocket_conformance.py wrote \(text)") }
+        return port
     }
 
     /// `http://127.0.0.1:<port>` of the running server.
@@ -50,34 +52,37 @@ package enum WebSocketConformanceServer {
     }
 }
 
-/// Starts a stdlib Python server of `Tests/Servers` that takes `--port-file`, `--lifetime` and `--parent-pid`, and
-/// returns the port it wrote.
+/// Starts a Python server of `Tests/Servers` that takes `--port-file`, `--lifetime` and `--parent-pid`, and returns
+/// what it wrote to the port file once it listens (up to `seconds`).
 package enum PythonServer {
-    package static func launch(script: String, name: String, arguments: [String] = []) async throws -> Int {
+    package static func launch(
+        script: String, arguments: [String] = [], command: [String] = [], seconds: Int = 15
+    ) async throws -> String {
+        let name = script
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "networking-\(name)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).port")
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             [
-                "python3", TestServers.directory.appendingPathComponent(script).path, "--port-file", portFile.path,
+                "python3", TestServers.directory.appendingPathComponent(script).path,
+            ] + command + [
+                "--port-file", portFile.path,
                 "--lifetime", "1800", "--parent-pid", "\(ProcessInfo.processInfo.processIdentifier)",
             ] + arguments
         // Detached output: a server holding the test runner's pipes would keep `swift test` waiting for EOF.
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<300 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8),
-                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            {
-                return port
+        for _ in 0..<(seconds * 20) {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8) {
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             if !process.isRunning {
                 throw FaultServerError("\(name) exited with status \(process.terminationStatus)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw FaultServerError("\(name) did not report a port within 15 s")
+        throw FaultServerError("\(name) did not report a port within \(seconds) s")
     }
 }

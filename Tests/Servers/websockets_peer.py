@@ -20,6 +20,8 @@ Routes:
     /push?bytes=N&size=S  N bytes in binary messages of S bytes (65536), as fast as the client reads, then a close
                         with 1000; the package's send waits while its buffer is full, so a slow reader slows it down
     /close?code=C       closes at once with code C and the reason "bye"
+    /__closes?key=K     plain HTTP: {"code", "reason"} of the client's close frame on the connection that carried
+                        ?key=K (any route), once it ended; null before
 The subprotocol chat.v1 is chosen when offered. Compression (permessage-deflate) is off: the client under test
 offers none, and the benchmark compares framing, not zlib.
 """
@@ -69,9 +71,19 @@ async def serve(args):
     from http import HTTPStatus
     from websockets.asyncio.server import serve as websockets_serve
 
+    closes = {}
+
     async def handler(websocket):
         url = urllib.parse.urlsplit(websocket.request.path)
         query = dict(urllib.parse.parse_qsl(url.query))
+        try:
+            await route(websocket, url, query)
+        finally:
+            if "key" in query:
+                await websocket.wait_closed()
+                closes[query["key"]] = {"code": websocket.close_code, "reason": websocket.close_reason}
+
+    async def route(websocket, url, query):
         if url.path == "/push":
             total, size = int(query.get("bytes", 1 << 20)), int(query.get("size", 65536))
             chunk = os.urandom(min(size, total))
@@ -88,6 +100,9 @@ async def serve(args):
                 await websocket.send(message)
 
     def process_request(connection, request):
+        if request.path.startswith("/__closes"):
+            key = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(request.path).query)).get("key")
+            return connection.respond(HTTPStatus.OK, json.dumps(closes.get(key)) + "\n")
         if request.path.startswith("/auth") and request.headers.get("Authorization") != "Bearer t0ken":
             return connection.respond(HTTPStatus.UNAUTHORIZED, "a bearer token is required\n")
         return None

@@ -35,7 +35,7 @@ extension CurlTransport: WebSocketTransport {
                     + "connections")
         }
         try Task.checkCancellation()
-        let socket = CurlWebSocket(loop: loop, raw: raw, request: request)
+        let socket = CurlWebSocket(transport: self, raw: raw, request: request)
         if let error = socket.prepare(loop.settings) {
             socket.release()
             throw error

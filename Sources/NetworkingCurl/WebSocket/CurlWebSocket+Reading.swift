@@ -49,9 +49,12 @@ extension CurlWebSocket {
                 defer { shared.opening = nil }
                 return shared.opening
             }
-            guard let opening else { return fail(CancellationError()) }
+            guard let opening, let transport else { return fail(CancellationError()) }
+            // The loop thread holds the transport no longer than this: the stream keeps it from now on.
+            self.transport = nil
             opening.resume(
-                returning: WebSocketUpgrade(switchingProtocols: head.response, stream: CurlWebSocketStream(self)))
+                returning: WebSocketUpgrade(
+                    switchingProtocols: head.response, stream: CurlWebSocketStream(self, transport: transport)))
             return readOpen(scratch: scratch)
         }
     }
@@ -102,6 +105,7 @@ extension CurlWebSocket {
     /// round, so one busy connection never holds the loop thread (loop thread).
     func readOpen(scratch: UnsafeMutableRawBufferPointer) {
         wantsRead = false
+        readsAgain = false
         var budget = Self.readAhead
         while phase == .open, budget > 0 {
             let room = shared.withLock { shared -> Int in
@@ -127,8 +131,9 @@ extension CurlWebSocket {
             }
             reader?.resume(returning: data)
         }
-        // Out of budget with bytes maybe still there: the next poll looks again.
-        if phase == .open, budget <= 0 { wantsRead = true }
+        // Out of budget with bytes maybe still there, perhaps already read off the socket by TLS (then the socket
+        // is not readable, and waiting for it would strand them): the next round reads again without waiting.
+        if phase == .open, budget <= 0 { readsAgain = true }
     }
 
     /// The input ended: the server closed the connection (`nil`) or it failed. The reader gets the bytes already

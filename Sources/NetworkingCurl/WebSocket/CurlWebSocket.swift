@@ -57,6 +57,8 @@ final class CurlWebSocket: @unchecked Sendable {
     static let readAhead = 64 * 1024
 
     let loop: CurlLoop
+    /// The transport, handed to the caller's stream with the connection; `nil` once handed over (loop thread).
+    var transport: CurlTransport?
     let raw: ncurl_raw_api
     let request: HTTPRequest
     let shared = LockedBox(Shared())
@@ -75,10 +77,13 @@ final class CurlWebSocket: @unchecked Sendable {
     var refusal: (HTTPResponse, HTTP1Upgrade.BodyFraming)?
     var wantsRead = false
     var wantsWrite = false
+    /// Read again next round whatever the socket says: a round's share was read and more may be buffered in TLS.
+    var readsAgain = false
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
 
-    init(loop: CurlLoop, raw: ncurl_raw_api, request: HTTPRequest) {
-        self.loop = loop
+    init(transport: CurlTransport, raw: ncurl_raw_api, request: HTTPRequest) {
+        self.loop = transport.loop
+        self.transport = transport
         self.raw = raw
         self.request = request
         errorBuffer.initialize(repeating: 0, count: 256)

@@ -7,11 +7,16 @@ import NetworkingWebSocket
 /// writes them. Reads take what the loop thread has read ahead (at most ``CurlWebSocket/readAhead``), so a reader
 /// that stops reading stops the loop reading the socket; writes are handed to the loop thread and return once
 /// libcurl has taken every byte. Dropping the stream closes the connection.
+///
+/// The stream keeps its transport: a socket outlives the client it was opened with (an app keeps the socket, not
+/// the client), and the transport going away would stop the loop thread under the connection.
 final class CurlWebSocketStream: WebSocketByteStream {
     private let socket: CurlWebSocket
+    private let transport: CurlTransport
 
-    init(_ socket: CurlWebSocket) {
+    init(_ socket: CurlWebSocket, transport: CurlTransport) {
         self.socket = socket
+        self.transport = transport
     }
 
     deinit {

@@ -68,20 +68,23 @@ final class CurlWebSockets {
     ) {
         watched.removeAll(keepingCapacity: true)
         watchedSockets.removeAll(keepingCapacity: true)
-        for socket in connections.values where socket.socket >= 0 && (socket.wantsRead || socket.wantsWrite) {
+        var readsAgain = false
+        for socket in connections.values
+        where socket.socket >= 0 && (socket.wantsRead || socket.wantsWrite || socket.readsAgain) {
             let events: Int16 = (socket.wantsRead ? 1 : 0) | (socket.wantsWrite ? 4 : 0)
             watched.append(ncurl_waitfd(fd: socket.socket, events: events, revents: 0))
             watchedSockets.append(socket)
+            readsAgain = readsAgain || socket.readsAgain
         }
         let count = UInt32(watched.count)
         _ = watched.withUnsafeMutableBufferPointer { fds in
-            api.pointee.multi_poll(multi, count == 0 ? nil : fds.baseAddress, count, timeout, &ready)
+            api.pointee.multi_poll(multi, count == 0 ? nil : fds.baseAddress, count, readsAgain ? 0 : timeout, &ready)
         }
     }
 
     /// Moves the bytes of the connections the last poll found ready.
     func serviceReady(multi: UnsafeMutableRawPointer, api: UnsafeMutablePointer<ncurl_api>) {
-        for (index, socket) in watchedSockets.enumerated() where watched[index].revents != 0 {
+        for (index, socket) in watchedSockets.enumerated() where watched[index].revents != 0 || socket.readsAgain {
             socket.service(scratch: scratch)
             settle(socket, multi: multi, api: api)
         }

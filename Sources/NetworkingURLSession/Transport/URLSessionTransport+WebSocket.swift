@@ -40,7 +40,7 @@ extension URLSessionTransport: WebSocketTransport {
                     + "URLSessionWebSocketTask needs a libcurl built with WebSocket support, and this system's is not "
                     + "(it fails with \"WebSockets not supported by libcurl\"); use CurlTransport, the Linux default")
         #else
-            return try await URLSessionWebSocketOpening.open(request, session: session)
+            return try await URLSessionWebSocketOpening.open(request, transport: self)
         #endif
     }
 }
@@ -50,7 +50,8 @@ extension URLSessionTransport: WebSocketTransport {
 final class URLSessionWebSocketOpening: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
     private let outcome = LockedBox<(CheckedContinuation<Void, any Error>?, Result<Void, any Error>?)>((nil, nil))
 
-    static func open(_ request: HTTPRequest, session: URLSession) async throws -> WebSocketUpgrade {
+    static func open(_ request: HTTPRequest, transport: URLSessionTransport) async throws -> WebSocketUpgrade {
+        let session = transport.session
         guard var urlRequest = request.urlRequest, let url = urlRequest.url,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { throw TransportError(.other, "the handshake's target cannot form a URL; nothing was sent") }
@@ -82,7 +83,8 @@ final class URLSessionWebSocketOpening: NSObject, URLSessionWebSocketDelegate, @
             response.headerFields[.secWebSocketAccept] = WebSocketHandshake.accept(forKey: key)
         }
         return WebSocketUpgrade(
-            switchingProtocols: response, stream: WebSocketMessageBridge(URLSessionWebSocketChannel(task)))
+            switchingProtocols: response,
+            stream: WebSocketMessageBridge(URLSessionWebSocketChannel(task, transport: transport)))
     }
 
     private func wait(starting start: () -> Void) async throws {
@@ -120,12 +122,15 @@ final class URLSessionWebSocketOpening: NSObject, URLSessionWebSocketDelegate, @
     }
 }
 
-/// A `URLSessionWebSocketTask` as a ``WebSocketMessageChannel`` for the bridge.
+/// A `URLSessionWebSocketTask` as a ``WebSocketMessageChannel`` for the bridge. It keeps the transport, whose session
+/// the task runs on: an app keeps the socket, not the client it was opened with.
 final class URLSessionWebSocketChannel: WebSocketMessageChannel, @unchecked Sendable {
     private let task: URLSessionWebSocketTask
+    private let transport: URLSessionTransport
 
-    init(_ task: URLSessionWebSocketTask) {
+    init(_ task: URLSessionWebSocketTask, transport: URLSessionTransport) {
         self.task = task
+        self.transport = transport
     }
 
     func send(_ message: WebSocketMessage) async throws {
