@@ -171,7 +171,10 @@ package enum HTTP1Upgrade {
         while true {
             guard let sizeLine = line() else { return (body, false) }
             let digits = sizeLine.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(text(digits), radix: 16) else {
+            // chunk-size = 1*HEXDIG: no sign (`Int(_:radix:)` would take "-E" as -14, found by `make fuzz`).
+            guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(isHexDigit),
+                let size = Int(text(digits), radix: 16)
+            else {
                 throw Problem("a chunk size is not hexadecimal (RFC 9112 §7.1): \(text(sizeLine.prefix(20)))")
             }
             if size == 0 {
@@ -194,6 +197,10 @@ package enum HTTP1Upgrade {
     private static let httpOneSlash = Array("HTTP/".utf8)
 
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
 
     private static func text<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         String(decoding: bytes, as: UTF8.self)
