@@ -47,7 +47,8 @@ extension CurlWebSocket {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<WebSocketUpgrade, any Error>) in
                 let waiting = shared.withLock { shared in
-                    guard !shared.closed else { return false }
+                    // A task cancelled before it got here ran the handler already, with nothing to stop.
+                    guard !shared.closed, !Task.isCancelled else { return false }
                     shared.opening = continuation
                     return true
                 }
