@@ -12,7 +12,13 @@ import NetworkingWebSocket
 /// libcurl 7.88 keeps a connect-only connection only while its easy handle stays in the multi handle
 /// (`Curl_getconnectinfo` looks it up through the handle's multi; `curl_multi_remove_handle` closes it), so the
 /// handle stays there, finished, until the connection is closed. libcurl never touches the socket meanwhile: a
-/// finished transfer asks `curl_multi_poll` for nothing.
+/// finished transfer asks `curl_multi_poll` for nothing. `curl_easy_send` and `curl_easy_recv` find the connection by
+/// the handle's last connection id in the multi handle's cache (`Curl_getconnectinfo`) and attach it to the handle,
+/// which marks it in use: from the handshake's first write on, no other transfer can take or close it. Before that
+/// (within the round of `curl_multi_perform` that finished the connect), it sits idle in the cache like a pooled
+/// connection, and a transfer to the same host that finds the host's connections all taken may close it to open its
+/// own (`Curl_conncache_extract_bundle`): the handshake then fails with a typed error, never hangs. While open, the
+/// connection counts toward the host's connection limit.
 ///
 /// The caller's side (``read()``, ``write(_:)``, ``close()``) and the loop thread share `shared`, behind a lock; the
 /// rest is the loop thread's alone, hence `@unchecked Sendable`.
