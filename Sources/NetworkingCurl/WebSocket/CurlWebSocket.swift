@@ -108,6 +108,15 @@ final class CurlWebSocket: @unchecked Sendable {
         return CurlFailure.error(code: code, message: detail.isEmpty ? loop.library.describe(code) : detail)
     }
 
+    /// The error for `curl_easy_send` or `curl_easy_recv` failing with `code` while `doing`, classified as an HTTP
+    /// transfer's: a lost connection, unless it is TLS refusing (a TLS 1.3 server refuses a client certificate with
+    /// an alert the first read meets).
+    func ioFailure(code: Int32, while doing: String) -> TransportError {
+        var error = failure(code: code)
+        error.message = "the connection failed while \(doing): \(error.message)"
+        return error
+    }
+
     // MARK: Loop thread
 
     /// The connect-only transfer finished (loop thread): with the connection open, the handshake goes out.
@@ -169,7 +178,7 @@ final class CurlWebSocket: @unchecked Sendable {
                 return false
             }
             guard code == 0 else {
-                fail(TransportError(.connectionLost, "the connection failed while sending: \(failure(code: code))"))
+                fail(ioFailure(code: code, while: "sending"))
                 return false
             }
             outgoingOffset += sent
@@ -193,7 +202,7 @@ final class CurlWebSocket: @unchecked Sendable {
             return nil
         }
         guard code == 0 else {
-            throw TransportError(.connectionLost, "the connection failed while receiving: \(failure(code: code))")
+            throw ioFailure(code: code, while: "receiving")
         }
         return count
     }
