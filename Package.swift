@@ -9,6 +9,7 @@ import PackageDescription
 //   NetworkingTLS             trust settings shared by the transports (own authorities, key pins)
 //   NetworkingURLSession      the URLSession transport
 //   CCurlShim, NetworkingCurl the libcurl transport: libcurl found at run time (dlopen), declared by our own C target
+//                             (both transports also on NetworkingWebSocket, whose WebSocketTransport they adopt)
 //   NetworkingTransports      the platform's default transport, picked between the two (the only other target that
 //                             names them)
 //   feature targets           Auth, Modifiers, Resilience, HTTPCache, Cookies, Observability, Transfers,
@@ -32,9 +33,12 @@ let package = Package(
         .target(name: "NetworkingHTTP"),
         .target(name: "NetworkingCore", dependencies: ["NetworkingHTTP"]),
         .target(name: "NetworkingTLS", dependencies: ["NetworkingHTTP"]),
-        .target(name: "NetworkingURLSession", dependencies: ["NetworkingCore", "NetworkingTLS"]),
+        .target(
+            name: "NetworkingURLSession", dependencies: ["NetworkingCore", "NetworkingTLS", "NetworkingWebSocket"]),
         .target(name: "CCurlShim"),
-        .target(name: "NetworkingCurl", dependencies: ["CCurlShim", "NetworkingCore", "NetworkingTLS"]),
+        .target(
+            name: "NetworkingCurl",
+            dependencies: ["CCurlShim", "NetworkingCore", "NetworkingTLS", "NetworkingWebSocket"]),
         // libcurl is the default on Linux and can be chosen on macOS, which ships it; iOS, tvOS and watchOS have none,
         // so an app there never links the libcurl transport (its tests still build it, through a direct dependency).
         .target(

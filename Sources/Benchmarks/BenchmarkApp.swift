@@ -2,7 +2,7 @@ import Foundation
 
 /// `make bench`: measures the cost of the client side by side in one run and prints one table.
 ///
-/// Options: `--soak [CALLS]` (make soak, alone), `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--streaming-only` (part 5 alone), `--profile
+/// Options: `--soak [CALLS]` (make soak, alone), `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--streaming-only` (part 5 alone), `--websocket-only` (part 8 alone), `--profile
 /// a|b|c [N]` (one in-memory variant N times, for a profiler).
 @main
 struct BenchmarkApp {
@@ -89,6 +89,19 @@ struct BenchmarkApp {
                 print(summary.text)
                 return
             }
+            // WebSockets (WebSocketBenchmark.swift): the memory phase's child process, and the part alone.
+            if let index = arguments.firstIndex(of: "--websocket-memory-phase"), index + 1 < arguments.count {
+                try await WebSocketBenchmark.childPhase(url: arguments[index + 1])
+                return
+            }
+            if arguments.contains("--websocket-only") {
+                let result = try await WebSocketBenchmark.run(quick: quick)
+                var summary = TargetSummary()
+                WebSocketBenchmark.addTargets(result, to: &summary)
+                print(WebSocketBenchmark.describe(result))
+                print(summary.text)
+                return
+            }
             if arguments.contains("--chain-only") {
                 let chain = try await ChainBenchmark(rounds: rounds, iterations: quick ? 5_000 : 50_000).run()
                 for row in chain.rows { print(row.label, Int(row.nanoseconds)) }
@@ -119,6 +132,11 @@ struct BenchmarkApp {
             CurlMemoryBenchmark.addTargets(curlMemory, to: &targets)
             print(targets.text)
             print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
+            let webSocket = try await WebSocketBenchmark.run(quick: quick)
+            var webSocketTargets = TargetSummary()
+            WebSocketBenchmark.addTargets(webSocket, to: &webSocketTargets)
+            print(WebSocketBenchmark.describe(webSocket))
+            print(webSocketTargets.text)
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
             exit(1)

@@ -182,3 +182,21 @@ extern int pthread_getname_np(unsigned long thread, char *name, unsigned long le
 void ncurl_name_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
 #endif
 int ncurl_thread_name(char *name, unsigned long length) { return pthread_getname_np(pthread_self(), name, length); }
+
+// WebSocket connections: looked up on demand, optional (see CCurlShim.h).
+void ncurl_open_raw(const ncurl_api *api, ncurl_raw_api *raw) {
+    *(void **)(&raw->easy_send) = api->library ? dlsym(api->library, "curl_easy_send") : 0;
+    *(void **)(&raw->easy_recv) = api->library ? dlsym(api->library, "curl_easy_recv") : 0;
+}
+
+int ncurl_getinfo_socket(const ncurl_api *api, void *easy, int info, int *value) {
+    return api->easy_getinfo(easy, info, value);
+}
+
+int ncurl_send(const ncurl_raw_api *raw, void *easy, const void *buffer, size_t length, size_t *sent) {
+    return raw->easy_send(easy, buffer, length, sent);
+}
+
+int ncurl_recv(const ncurl_raw_api *raw, void *easy, void *buffer, size_t length, size_t *received) {
+    return raw->easy_recv(easy, buffer, length, received);
+}

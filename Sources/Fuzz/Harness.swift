@@ -29,6 +29,8 @@ enum Harness: String, CaseIterable {
     case url
     /// The WebSocket frame reader (RFC 6455 §5).
     case webSocket = "websocket"
+    /// The libcurl transport's reader of a WebSocket handshake's answer: the HTTP/1.1 head and a refusal's chunks.
+    case upgrade
 
     func run(_ data: Data) {
         switch self {
@@ -45,6 +47,7 @@ enum Harness: String, CaseIterable {
         case .drift: Self.drift(data)
         case .url: Self.url(data)
         case .webSocket: Self.webSocketFrames(data)
+        case .upgrade: Self.upgradeHead(data)
         }
     }
 

@@ -30,6 +30,13 @@ package final class NginxHTTP2Server: Sendable {
     /// A compressible JSON document (about 6 KB) served through nginx's gzip filter.
     package static let gzipPath = "/gzip/items.json"
 
+    /// A second nginx proxying WebSocket upgrades (`proxy_http_version 1.1`, `Upgrade` and `Connection` passed on) to
+    /// the `websockets` echo server (``WebSocketPeer``): plain HTTP on ``port``, TLS on ``mutualPort`` (no client
+    /// certificate asked there).
+    package static let webSocketProxy = Task<NginxHTTP2Server, any Error> {
+        try NginxHTTP2Server(webSocketBackend: try await WebSocketPeer.plainPort())
+    }
+
     /// Each request the server logged: `(connection serial, protocol, path)`.
     package func log() throws -> [(connection: String, protocol: String, path: String)] {
         // FileContents: String(contentsOf:) leaks its buffer when the log is still empty (make sanitize).
@@ -42,7 +49,7 @@ package final class NginxHTTP2Server: Sendable {
         }
     }
 
-    private init() throws {
+    private init(webSocketBackend: Int? = nil) throws {
         guard
             let binary = [
                 "/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx",
@@ -76,6 +83,53 @@ package final class NginxHTTP2Server: Sendable {
             "--extension", "basicConstraints=CA:FALSE", "--extension", "extendedKeyUsage=clientAuth")
         port = try Self.freePort()
         mutualPort = try Self.freePort()
+        let (port, mutualPort) = (self.port, self.mutualPort)
+        let servers =
+            webSocketBackend.map { backend in
+                """
+                    server {
+                        listen 127.0.0.1:\(port);
+                        listen 127.0.0.1:\(mutualPort) ssl;
+                        ssl_certificate \(path)/leaf.pem;
+                        ssl_certificate_key \(path)/leaf.key;
+                        location / {
+                            proxy_pass http://127.0.0.1:\(backend);
+                            proxy_http_version 1.1;
+                            proxy_set_header Upgrade $http_upgrade;
+                            proxy_set_header Connection "upgrade";
+                            proxy_set_header Host $host;
+                            proxy_read_timeout 60s;
+                        }
+                    }
+                """
+            } ?? """
+                    server {
+                        listen 127.0.0.1:\(port) ssl http2;
+                        ssl_certificate \(path)/leaf.pem;
+                        ssl_certificate_key \(path)/leaf.key;
+                        location / { root \(www.path); default_type application/json; }
+                        # nginx's gzip filter weakens the ETag of what it compresses (W/"x") and answers a revalidation
+                        # with a 304 carrying the strong "x" (its not-modified filter runs before the gzip one).
+                        location /gzip/ {
+                            root \(www.path);
+                            default_type application/json;
+                            gzip on;
+                            gzip_types *;
+                            gzip_min_length 1;
+                            etag on;
+                            add_header Cache-Control no-cache;
+                            access_log \(path)/gzip.log gzipped;
+                        }
+                    }
+                    server {
+                        listen 127.0.0.1:\(mutualPort) ssl;
+                        ssl_certificate \(path)/leaf.pem;
+                        ssl_certificate_key \(path)/leaf.key;
+                        ssl_verify_client on;
+                        ssl_client_certificate \(authority)/ca.pem;
+                        location / { root \(www.path); default_type application/json; }
+                    }
+                """
         let config = """
             worker_processes 1;
             daemon off;
@@ -88,32 +142,7 @@ package final class NginxHTTP2Server: Sendable {
                 access_log \(path)/access.log counted;
                 keepalive_requests 100000;
                 http2_max_concurrent_streams 128;
-                server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(path)/leaf.pem;
-                    ssl_certificate_key \(path)/leaf.key;
-                    location / { root \(www.path); default_type application/json; }
-                    # nginx's gzip filter weakens the ETag of what it compresses (W/"x") and answers a revalidation
-                    # with a 304 carrying the strong "x" (its not-modified filter runs before the gzip one).
-                    location /gzip/ {
-                        root \(www.path);
-                        default_type application/json;
-                        gzip on;
-                        gzip_types *;
-                        gzip_min_length 1;
-                        etag on;
-                        add_header Cache-Control no-cache;
-                        access_log \(path)/gzip.log gzipped;
-                    }
-                }
-                server {
-                    listen 127.0.0.1:\(mutualPort) ssl;
-                    ssl_certificate \(path)/leaf.pem;
-                    ssl_certificate_key \(path)/leaf.key;
-                    ssl_verify_client on;
-                    ssl_client_certificate \(authority)/ca.pem;
-                    location / { root \(www.path); default_type application/json; }
-                }
+            \(servers)
             }
             """
         try config.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)

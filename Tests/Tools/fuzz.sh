@@ -29,7 +29,7 @@ swiftc -sanitize=fuzzer,address -emit-executable -o $build/fuzz-harness "${objec
     -lFoundation 2>&1 | grep -v "Cannot export local symbol" || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(head fields set-cookie dates cache-control retry-after events lines charset
-    manifest drift url websocket)
+    manifest drift url websocket upgrade)
 failed=0
 for harness in "${harnesses[@]}"; do
     corpus=$build/corpus/$harness

@@ -87,4 +87,33 @@ void ncurl_name_thread(const char *name);
 /// Copies the calling thread's name into `name` (`length` bytes with its terminator); 0 on success.
 int ncurl_thread_name(char *name, unsigned long length);
 
+// WebSocket connections (NetworkingCurl/WebSocket): a CURLOPT_CONNECT_ONLY transfer gives the connection, and the
+// bytes go through curl_easy_send and curl_easy_recv. Looked up apart from ncurl_open, so a libcurl without them
+// still loads for HTTP.
+
+/// curl_easy_send and curl_easy_recv (7.18.1); NULL when the library lacks them.
+typedef struct ncurl_raw_api {
+    int (*easy_send)(void *easy, const void *buffer, size_t length, size_t *sent);
+    int (*easy_recv)(void *easy, void *buffer, size_t length, size_t *received);
+} ncurl_raw_api;
+
+/// Looks up curl_easy_send and curl_easy_recv in the library `api` was opened from.
+void ncurl_open_raw(const ncurl_api *api, ncurl_raw_api *raw);
+
+/// libcurl's struct curl_waitfd: a socket curl_multi_poll watches besides its own (`events` and `revents` are
+/// CURL_WAIT_POLLIN 1 and CURL_WAIT_POLLOUT 4).
+typedef struct ncurl_waitfd {
+    int fd;
+    short events;
+    short revents;
+} ncurl_waitfd;
+
+/// CURLINFO_ACTIVESOCKET and the other socket infos (curl_socket_t is an int on Linux and macOS).
+int ncurl_getinfo_socket(const ncurl_api *api, void *easy, int info, int *value);
+
+/// curl_easy_send / curl_easy_recv through the table, returning libcurl's code (CURLE_AGAIN 81 when the socket is
+/// not ready) and the count moved.
+int ncurl_send(const ncurl_raw_api *raw, void *easy, const void *buffer, size_t length, size_t *sent);
+int ncurl_recv(const ncurl_raw_api *raw, void *easy, void *buffer, size_t length, size_t *received);
+
 #endif

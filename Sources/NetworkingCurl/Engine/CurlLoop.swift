@@ -21,6 +21,8 @@ final class CurlLoop: @unchecked Sendable {
         case resumeReceiving(CurlTransfer)
         /// The upload has bytes again: send again.
         case resumeSending(CurlTransfer)
+        /// Work of a WebSocket connection (`WebSocket/CurlWebSockets.swift`).
+        case webSocket(CurlWebSocket.Command)
         /// Run a task's job here: the loop is the executor of tasks that prefer it (see `CurlLoop+Executor.swift`).
         case run(UnownedJob)
         /// End every transfer and the thread.
@@ -47,6 +49,8 @@ final class CurlLoop: @unchecked Sendable {
     private let alive = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     /// The connection limit per host; 0 for none.
     private let perHost: Int
+    /// The WebSocket connections (loop thread only): the hooks below marked "WebSocket" are all they need.
+    private lazy var webSockets = CurlWebSockets()
 
     init(
         library: CurlLibrary, configuration: CurlTransport.Configuration, settings: CurlSettings
@@ -124,6 +128,7 @@ final class CurlLoop: @unchecked Sendable {
     private static func settle(_ command: Command) {
         switch command {
         case .add(let transfer): transfer.fail(CancellationError())
+        case .webSocket(let command): command.settleUnrun()  // WebSocket
         case .run(let job):
             if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) { Self.runElsewhere(job) }
         default: break
@@ -150,6 +155,8 @@ final class CurlLoop: @unchecked Sendable {
             var easy: UnsafeMutableRawPointer?
             var result: Int32 = 0
             while ncurl_multi_next_done(api, multi, &easy, &result) == 1 {
+                // WebSocket: a connect-only transfer finished; its handle stays in the multi handle.
+                if let easy, webSockets.finished(easy, result: result, multi: multi, api: api) { continue }
                 guard let easy, let transfer = active.removeValue(forKey: easy) else { continue }
                 _ = api.pointee.multi_remove_handle(multi, easy)
                 transfer.complete(result: result)
@@ -165,8 +172,10 @@ final class CurlLoop: @unchecked Sendable {
                 ncurl_flag_store(sleeping, 0)
                 continue
             }
-            _ = api.pointee.multi_poll(multi, nil, 0, 1000, &ready)
+            // WebSocket: the poll also watches the sockets of WebSocket connections waiting to read or write.
+            webSockets.poll(multi, timeout: 1000, ready: &ready, api: api)
             ncurl_flag_store(sleeping, 0)
+            webSockets.serviceReady(multi: multi, api: api)  // WebSocket
         }
     }
 
@@ -221,6 +230,8 @@ final class CurlLoop: @unchecked Sendable {
         case .resumeSending(let transfer):
             guard let easy = transfer.easy, active[easy] === transfer else { return true }
             transfer.resumeSending()
+        case .webSocket(let command):
+            webSockets.handle(command, multi: multi, api: api)
         case .run(let job):
             // Only `enqueue`, of the same availability, makes this command.
             if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) { runJob(job) }
@@ -260,6 +271,7 @@ final class CurlLoop: @unchecked Sendable {
             transfer.fail(CancellationError())
         }
         active = [:]
+        webSockets.stopAll(multi: multi, api: api)  // WebSocket
         for transfer in admission.drain() { transfer.fail(CancellationError()) }
         let late = queue.withLock { queue in
             queue.stopped = true

@@ -88,7 +88,7 @@ public final class URLSessionTransport: HTTPTransport, InterruptibleTransport {
 
     /// The settings this transport was made with.
     public let configuration: Configuration
-    private let session: URLSession
+    let session: URLSession
     /// Carries non-idempotent requests, each on a connection of its own (see ``Configuration``).
     private let freshConnectionSession: URLSession
     let calls: URLSessionTransportDelegate

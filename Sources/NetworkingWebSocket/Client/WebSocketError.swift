@@ -22,10 +22,10 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
         /// The server answered `101` but not as RFC 6455 §4.1 requires (its accept value, `Upgrade`, a subprotocol
         /// or an extension nobody offered): `transport(other)`, never retried.
         case invalidHandshake
-        /// The server broke the framing rules (RFC 6455 §5): the connection was closed with 1002:
-        /// `transport(badServerResponse)`.
+        /// The server broke the framing rules (RFC 6455 §5): the connection was closed with 1002: `transport(other)`,
+        /// a permanent failure (a server that speaks WebSocket wrongly will do it again), never retried.
         case protocolViolation
-        /// A text message, or a close reason, that is not UTF-8 (§8.1): closed with 1007: `transport(badServerResponse)`.
+        /// A text message, or a close reason, that is not UTF-8 (§8.1): closed with 1007: `transport(other)`, permanent.
         case invalidText
         /// A message over ``WebSocketRequest/maximumMessageSize``: closed with 1009: `transport(responseTooLarge)`.
         case messageTooBig
@@ -64,8 +64,10 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
     /// The `NetworkError` kind this error is reported under.
     var networkErrorKind: NetworkError.Kind {
         switch kind {
-        case .unsupportedTransport, .invalidHandshake, .closed: .transport(.other)
-        case .protocolViolation, .invalidText: .transport(.badServerResponse)
+        // A breach of the protocol is `other`, not `badServerResponse`: the failure classifier counts the latter as
+        // transient (a garbled HTTP answer may come right the next time), which a server that speaks bad WebSocket
+        // is not.
+        case .unsupportedTransport, .invalidHandshake, .closed, .protocolViolation, .invalidText: .transport(.other)
         case .messageTooBig: .transport(.responseTooLarge)
         case .connectionLost: .transport(.connectionLost)
         case .pingTimeout: .transport(.timedOut)

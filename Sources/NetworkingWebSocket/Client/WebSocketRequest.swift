@@ -39,7 +39,8 @@ public struct WebSocketRequest: Sendable {
     /// Values for behaviors to read from `RequestContext/metadata`.
     public var metadata = RequestMetadata()
     /// The largest message received, reassembled from its frames: a bigger one closes the connection with 1009
-    /// (RFC 6455 §10.4) as soon as its size is announced. 1 MiB by default.
+    /// (RFC 6455 §10.4) as soon as its size is announced. 1 MiB by default, the default of Apple's
+    /// `URLSessionWebSocketTask` and of the `websockets` package: raise it for bigger messages.
     public var maximumMessageSize = 1024 * 1024
     /// The bytes of received messages held for a reader that is behind: once they are there, the connection stops
     /// reading the network until the reader catches up (and the server is slowed down by TCP). 1 MiB by default.

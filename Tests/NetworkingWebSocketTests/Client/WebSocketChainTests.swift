@@ -76,6 +76,24 @@ import NetworkingWebSocket
         try await socket.close()
     }
 
+    @Test func retryNeverOpensTheConnectionAgainAfterItWasOpen() async throws {
+        // Given a retry that retries every transient failure, and a server that breaks the protocol once open
+        let server = MockWebSocketServer { peer in
+            try await peer.sendFrame(opcode: 0x3, payload: Data())
+        }
+        let clock = TestClock()
+        let client = try makeClient(
+            transport: MockTransport().stubWebSocket("/chat", server), behavior: .retry(clock: clock), clock: clock)
+        // When the connection fails after the 101
+        let socket = try await client.webSocket(WebSocketRequest(path: "/chat"))
+        let error = try await expectNetworkError { for try await _ in socket.messages {} }
+        try await socket.close()
+        // Then the failure is the caller's, permanent, and the handshake was sent once
+        #expect(error?.webSocketError?.kind == .protocolViolation)
+        #expect(error.map { FailureClassification($0).kind } == .permanent)
+        #expect(server.receivedHandshakes.count == 1)
+    }
+
     @Test func aRefusalWithoutRetryIsAnUnacceptableStatusWithItsBody() async throws {
         let server = MockWebSocketServer(refusingWith: .init(code: 403), body: Data("no chat for you".utf8))
         let client = try makeClient(transport: MockTransport().stubWebSocket("/chat", server))

@@ -105,6 +105,8 @@ import NetworkingWebSocket
         var reserved: UInt8 = 0
         let kind: WebSocketError.Kind
         let code: WebSocketCloseCode
+        /// How the failure classifier reads it: a server that speaks bad WebSocket will do it again.
+        var classification = FailureClassification.Kind.permanent
         var description: String { name }
     }
 
@@ -136,6 +138,7 @@ import NetworkingWebSocket
         #expect(received == [.text("before")])  // what came before the breach is delivered first
         #expect(error?.webSocketError?.kind == test.kind)
         #expect(error?.webSocketError?.closeCode == test.code)
+        #expect(error.map { FailureClassification($0).kind } == test.classification)
         #expect(error?.requestName == "GET /chat")
         try await socket.close()  // the closing handshake the failure began: returns once the server closed
         #expect(server.connections.first?.receivedCloseCode == test.code)
