@@ -121,6 +121,7 @@ extension RealServerTests {
             #if canImport(FoundationNetworking)
                 if TestTransport.current == .urlSession {
                     let error = try await expectNetworkError { try await client.send(request) }
+                    // every engine: the transport's own refusal, before anything is sent.
                     #expect(error?.kind == .transport(.other))
                     #expect(error?.message.contains("accepts trailer fields (TE: trailers)") == true)
                     #expect(error?.message.contains("nothing was sent") == true)
