@@ -15,6 +15,8 @@ build: ## Build every target (debug)
 	$(SWIFT) build
 
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
+	@# The fault server's TLS 1.3 client-certificate listener needs a Python whose ssl has TLS 1.3 (Xcode's has not).
+	@python3 Tests/Servers/lifecycle.py tls13-python >/dev/null
 	@Tests/Servers/ensure_nginx.sh test
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
@@ -155,8 +157,9 @@ portability: ## Check here what a Mac or iPhone build would meet: guarded platfo
 	@# Declarations needing a newer Apple OS than Package.swift's minimums, used outside an @available or
 	@# #available of their version (the generated doc samples included); first on its own fixtures.
 	@python3 Tests/Tools/availability_check.py --self-test Sources Tests
-	@# httpbin's pins resolved for each CPython a contributor may have (a Mac: Xcode's 3.9, Homebrew's 3.12 to
-	@# 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins).
+	@# httpbin's and the duplex server's pins resolved for each CPython a contributor may have (a Mac: Xcode's 3.9,
+	@# Homebrew's 3.12 to 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins); make
+	@# test stopping in one line where no Python has TLS 1.3.
 	@python3 Tests/Tools/httpbin_pins_check.py
 	@# Every test key names its curve (a Mac's LibreSSL writes explicit parameters unless told), in the code and in
 	@# the keys Tests/Servers/certificates.py makes.

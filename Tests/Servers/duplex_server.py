@@ -53,8 +53,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from certificates import issue  # noqa: E402
 from lifecycle import pid_alive  # noqa: E402
 
-# Verified together on Python 3.11 (Linux).
-PINS = ["h2==4.4.1", "hpack==4.2.0", "hyperframe==6.1.0"]
+# Verified together on Python 3.11 (Linux); h2 4.4 and hpack 4.2 need Python 3.10, so Xcode's 3.9 gets the releases
+# before them (verified on 3.9 here). make portability checks that they install on each Python (httpbin_pins_check).
+PINS = ["h2==4.4.1; python_version >= '3.10'", "h2==4.3.0; python_version < '3.10'",
+        "hpack==4.2.0; python_version >= '3.10'", "hpack==4.1.0; python_version < '3.10'", "hyperframe==6.1.0"]
 VENV = os.environ.get("DUPLEX_VENV") or os.path.join(ROOT, ".build", "venv-duplex")
 TAIL_SECONDS = 15
 

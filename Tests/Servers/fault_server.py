@@ -151,7 +151,7 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from certificates import issue
-from lifecycle import find_python, pid_alive
+from lifecycle import TLS13, find_python, pid_alive
 
 MAX_STALL_MS = 30_000
 ROUTES = []
@@ -1170,7 +1170,7 @@ def run_on_a_python_with_tls13():
     that listener reports why it is missing."""
     if ssl.HAS_TLSv1_3 or os.environ.get("FAULT_SERVER_PYTHON_CHOSEN"):
         return
-    better = find_python("import ssl, sys; sys.exit(not ssl.HAS_TLSv1_3)")
+    better = find_python(TLS13)
     if better:
         os.environ["FAULT_SERVER_PYTHON_CHOSEN"] = better
         os.execv(better, [better, os.path.abspath(__file__)] + sys.argv[1:])
