@@ -14,7 +14,11 @@ Two rules more:
     dependency on NetworkingCurl made it importable in NetworkingTransports, which does not depend on it there);
     say the platforms Package.swift's condition names, `#if os(Linux) || os(macOS)`;
   - no stored `Process` (or `ChildProcess`) property in a type declared `Sendable` or `@unchecked Sendable`: `Process`
-    was not `Sendable` in older Apple SDKs and is not known to be in Xcode 16.0's; hold it in a `LockedBox`.
+    was not `Sendable` in older Apple SDKs and is not known to be in Xcode 16.0's; hold it in a `LockedBox`;
+  - an exit test (`#expect(processExitsWith:)`) only inside `#if compiler(>=6.2)` and a condition naming the
+    platforms that have them, `(os(macOS) || os(Linux) || os(Windows))` or `canImport(FoundationNetworking)`:
+    Swift Testing has them from 6.2, and marks them unavailable on iOS, tvOS, watchOS and visionOS
+    (SWT_NO_EXIT_TESTS in its Package.swift), so the test target would not compile there.
 `--self-test` runs all the rules on fixtures with known findings. Usage: portability_check.py [--self-test] DIR...
 """
 import re
@@ -114,11 +118,43 @@ def sendable_processes(path, text):
     return found
 
 
+EXIT_TEST = re.compile(r"\bprocessExitsWith\s*:")
+NEW_ENOUGH = re.compile(r"\bcompiler\(\s*>=\s*(?:6\.(?:[2-9]|\d\d)|[7-9])")
+EXIT_PLATFORMS = re.compile(r"\bos\((?:macOS|Linux|Windows)\)|\bcanImport\(FoundationNetworking\)")
+NO_EXIT_PLATFORMS = re.compile(r"\bos\((?:iOS|tvOS|watchOS|visionOS)\)|!")
+
+
+def unguarded_exit_tests(path, text):
+    """Exit tests outside a condition that both needs Swift 6.2 and names only platforms that have them."""
+    found, branches = [], []  # the condition of each open #if's current branch; None in an #else
+    for number, line in enumerate(blank(text).split("\n"), 1):
+        stripped = line.strip()
+        if stripped.startswith("#if "):
+            branches.append(stripped[4:])
+        elif stripped.startswith("#elseif "):
+            branches[-1] = stripped[8:]
+        elif stripped.startswith("#else"):
+            branches[-1] = None
+        elif stripped.startswith("#endif"):
+            branches.pop()
+        elif EXIT_TEST.search(line):
+            conditions = [condition for condition in branches if condition]
+            new_enough = any(NEW_ENOUGH.search(condition) for condition in conditions)
+            platforms = any(EXIT_PLATFORMS.search(condition) and not NO_EXIT_PLATFORMS.search(condition)
+                            for condition in conditions)
+            if not (new_enough and platforms):
+                found.append(f"{path}:{number}: an exit test outside #if compiler(>=6.2) && (os(macOS) || os(Linux) ||"
+                             " os(Windows)): Swift Testing has none before 6.2, nor on iOS, tvOS, watchOS or"
+                             f" visionOS: {stripped}")
+    return found
+
+
 def problems(path, text=None, modules=None):
     text = path.read_text(encoding="utf-8") if text is None else text
     found = unexplained_regions(path, text.splitlines())
     found += own_module_imports(path, text, own_modules() if modules is None else modules)
     found += sendable_processes(path, text)
+    found += unguarded_exit_tests(path, text)
     stack = []  # one bool per open #if: whether its condition (or an earlier branch's) names a platform
     for number, line in enumerate(text.splitlines(), 1):
         code = line.split("//", 1)[0] if not line.lstrip().startswith("///") else ""
@@ -170,8 +206,30 @@ FIXTURES = {
         }
         actor Holder { let process: Process }
         """,
+    "ExitTests.swift": """
+        #if compiler(>=6.2)
+            @Test func a() async { await #expect(processExitsWith: .failure) {} }
+        #endif
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+            @Test func b() async { await #expect(processExitsWith: .failure) {} }
+        #else
+            @Test func c() async { await #expect(processExitsWith: .failure) {} }
+        #endif
+        #if compiler(>=6.2)
+            #if canImport(FoundationNetworking)
+                @Test func d() async { await #expect(processExitsWith: .success) {} }
+            #elseif os(macOS) || os(iOS)
+                @Test func e() async { await #expect(processExitsWith: .success) {} }
+            #endif
+        #endif
+        #if os(Linux)
+            @Test func f() async { await #expect(processExitsWith: .success) {} }
+        #endif
+        // #expect(processExitsWith:) in a comment is no test.
+        """,
 }
-EXPECTED = {("Transports.swift", 1), ("Servers.swift", 2), ("Servers.swift", 10)}
+EXPECTED = {("Transports.swift", 1), ("Servers.swift", 2), ("Servers.swift", 10), ("ExitTests.swift", 2),
+            ("ExitTests.swift", 7), ("ExitTests.swift", 13), ("ExitTests.swift", 17)}
 
 
 def self_test():
@@ -208,12 +266,13 @@ def main(directories):
         print(line)
     if found:
         print(f"portability_check: {len(found)} problems: platform-only names outside a platform condition,"
-              " unexplained platform regions, canImport of our own modules, Process in Sendable types",
+              " unexplained platform regions, canImport of our own modules, Process in Sendable types, unguarded"
+              " exit tests",
               file=sys.stderr)
         return 1
     print(f"portability_check: {files} Swift files: platform-only names inside platform conditions, each library"
           " region noting what it was checked against, no canImport of our own modules, no Process stored in a"
-          " Sendable type")
+          " Sendable type, exit tests only where Swift Testing has them")
     return 0
 
 
