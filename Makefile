@@ -167,6 +167,8 @@ portability: ## Check here what a Mac or iPhone build would meet: guarded platfo
 	@# Real-server expectations of a failure code the engine chooses say whose it is (TestEngine: libcurl's
 	@# exactly, the weaker promise on Apple's loader) or why every engine reports it.
 	@python3 Tests/Tools/engine_expectations_check.py --self-test Tests/NetworkingRealServerTests
+	@# The fault server's paced bodies carry a type Apple's loader passes at once (it holds an untyped head back).
+	@python3 Tests/Tools/streamed_type_check.py
 	@# The Linux-only targets and .ci/run, run with a uname that answers Darwin: each stops in one line saying so.
 	@python3 Tests/Tools/linux_only_check.py
 	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the
