@@ -694,7 +694,8 @@ def with_trailers(h):
 # /trickle?key=K&chunks=N&bytes=B&ms=M  N chunks of B bytes (chunked), M ms apart; records in /__trickle?of=K
 #                                       the bytes written and whether the client closed the connection early
 # /sse?count=N&ms=M[&cut=C]            N Server-Sent Events (text/event-stream), M ms apart; a first
-#                                       connection ends after C; Last-Event-ID: I resumes at I+1
+#                                       connection ends after C (and starts with a 600-byte comment line);
+#                                       Last-Event-ID: I resumes at I+1
 # /resumable/N?key=K&cut=C&etag=E       N bytes (byte i is i % 251) with ETag E; honours Range and If-Range
 #                                       (206 with Content-Range); a first full answer stops after C bytes
 TRICKLE = {}
@@ -743,6 +744,12 @@ def sse(h):
     end = count if last is not None else min(count, int(h.query.get("cut", str(count)) or count))
     h.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Content-Type-Options: nosniff\r\n"
           b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    if end < count:
+        # A connection to be cut starts with a comment line (ignored by every event-stream reader) longer than the
+        # 512 bytes Apple's loader may hold back to sniff a type: the events before the cut are then passed on, not
+        # held in a buffer the cut could drop.
+        comment = b": " + b"-" * 600 + b"\n\n"
+        h.raw(b"%x\r\n" % len(comment) + comment + b"\r\n")
     for i in range(start, end):
         event = b"id: %d\nevent: tick\ndata: {\"n\": %d}\n\n" % (i, i)
         if not h.raw(b"%x\r\n" % len(event) + event + b"\r\n"):
