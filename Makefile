@@ -78,6 +78,9 @@ soak: ## A million calls through the full chain on libcurl, 64 callers, against 
 
 lint: check-deps snippets ## Check formatting, documentation of every public symbol, every doc sample alone, and octets in the parsers of network bytes
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)
+	@# No retroactive conformance: swift-format 6.1's AvoidRetroactiveConformances, which 6.0 (Xcode 16.0 to 16.2) does
+	@# not know, so the configuration cannot name it (Tests/Tools/format_config_check.py).
+	@! grep -rn --include='*.swift' '@retroactive' $(FORMAT_PATHS) || { echo "make lint: a retroactive conformance (above)" >&2; exit 1; }
 	@# The parsers of bytes from the network cut and compare octets, never Characters (U+037E is ';' to Swift).
 	@python3 Tests/Tools/octet_check.py
 
@@ -161,6 +164,8 @@ portability: ## Check here what a Mac or iPhone build would meet: guarded platfo
 	@# Homebrew's 3.12 to 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins); make
 	@# test stopping in one line where no Python has TLS 1.3.
 	@python3 Tests/Tools/httpbin_pins_check.py
+	@# Sources/.swift-format holds only settings swift-format 6.0 (Xcode 16.0) reads, so make lint runs on every Xcode.
+	@python3 Tests/Tools/format_config_check.py
 	@# Every test key names its curve (a Mac's LibreSSL writes explicit parameters unless told), in the code and in
 	@# the keys Tests/Servers/certificates.py makes.
 	@python3 Tests/Tools/named_curve_check.py Sources Tests Makefile .ci

@@ -10,7 +10,7 @@ extension LoggingBehavior {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
         if logsHeaders {
             line += headersText(request.headerFields, "headers before inner behaviors")
-                + trailersText(request.body.trailerFields)
+            line += trailersText(request.body.trailerFields)
         }
         line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
         return line
@@ -29,8 +29,9 @@ extension LoggingBehavior {
         if attempts.count > 1 { line += "," + AttemptOutcome.summary(attempts) }
         if let note { line += " (\(note))" }
         if logsHeaders {
-            line += sentHeadersText(context.requestAsSent) + headersText(response.headerFields, "response headers")
-                + trailersText(body.trailerFields)
+            line += sentHeadersText(context.requestAsSent)
+            line += headersText(response.headerFields, "response headers")
+            line += trailersText(body.trailerFields)
         }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line
