@@ -15,6 +15,8 @@ build: ## Build every target (debug)
 	$(SWIFT) build
 
 test: check-deps ## Run every test: unit tests and real-server tests (servers start and stop themselves)
+	@# The fault server's TLS 1.3 client-certificate listener needs a Python whose ssl has TLS 1.3 (Xcode's has not).
+	@python3 Tests/Servers/lifecycle.py tls13-python >/dev/null
 	@Tests/Servers/ensure_nginx.sh test
 	@# httpbin runs under gunicorn in a venv under .build (created on first use); it is stopped on success,
 	@# failure and interruption. The fault server is started by the test process itself and exits with it.
@@ -76,6 +78,9 @@ soak: ## A million calls through the full chain on libcurl, 64 callers, against 
 
 lint: check-deps snippets ## Check formatting, documentation of every public symbol, every doc sample alone, and octets in the parsers of network bytes
 	$(SWIFT) format lint --strict --recursive --configuration $(FORMAT_CONF) $(FORMAT_PATHS)
+	@# No retroactive conformance: swift-format 6.1's AvoidRetroactiveConformances, which 6.0 (Xcode 16.0 to 16.2) does
+	@# not know, so the configuration cannot name it (Tests/Tools/format_config_check.py).
+	@! grep -rn --include='*.swift' '@retroactive' $(FORMAT_PATHS) || { echo "make lint: a retroactive conformance (above)" >&2; exit 1; }
 	@# The parsers of bytes from the network cut and compare octets, never Characters (U+037E is ';' to Swift).
 	@python3 Tests/Tools/octet_check.py
 
@@ -155,15 +160,20 @@ portability: ## Check here what a Mac or iPhone build would meet: guarded platfo
 	@# Declarations needing a newer Apple OS than Package.swift's minimums, used outside an @available or
 	@# #available of their version (the generated doc samples included); first on its own fixtures.
 	@python3 Tests/Tools/availability_check.py --self-test Sources Tests
-	@# httpbin's pins resolved for each CPython a contributor may have (a Mac: Xcode's 3.9, Homebrew's 3.12 to
-	@# 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins).
+	@# httpbin's and the duplex server's pins resolved for each CPython a contributor may have (a Mac: Xcode's 3.9,
+	@# Homebrew's 3.12 to 3.14), here and on macOS (PyPI; a pass is remembered in .build for the same pins); make
+	@# test stopping in one line where no Python has TLS 1.3.
 	@python3 Tests/Tools/httpbin_pins_check.py
+	@# Sources/.swift-format holds only settings swift-format 6.0 (Xcode 16.0) reads, so make lint runs on every Xcode.
+	@python3 Tests/Tools/format_config_check.py
 	@# Every test key names its curve (a Mac's LibreSSL writes explicit parameters unless told), in the code and in
 	@# the keys Tests/Servers/certificates.py makes.
 	@python3 Tests/Tools/named_curve_check.py Sources Tests Makefile .ci
 	@# Real-server expectations of a failure code the engine chooses say whose it is (TestEngine: libcurl's
 	@# exactly, the weaker promise on Apple's loader) or why every engine reports it.
 	@python3 Tests/Tools/engine_expectations_check.py --self-test Tests/NetworkingRealServerTests
+	@# The fault server's paced bodies carry a type Apple's loader passes at once (it holds an untyped head back).
+	@python3 Tests/Tools/streamed_type_check.py
 	@# The Linux-only targets and .ci/run, run with a uname that answers Darwin: each stops in one line saying so.
 	@python3 Tests/Tools/linux_only_check.py
 	@# The branches Apple platforms take where Linux has the same API (NSLock in the lock box, a lock box for the

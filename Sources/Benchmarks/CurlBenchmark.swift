@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingCurl
 
 #if canImport(Glibc)
     import Glibc

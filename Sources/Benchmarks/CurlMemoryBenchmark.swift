@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingCurl
 import NetworkingTestSupport
 
 /// Memory of the libcurl transport, each figure from a fresh process (`--curl-memory-phase KIND URL`):

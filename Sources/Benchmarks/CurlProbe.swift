@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingCurl
 
 /// `--curl-probe N [PART...]`: where a call on libcurl spends its time, one caller, N sequential GETs each (a
 /// diagnosis aid, no target). Parts: `transport` (the transport alone, no client), `engine` (the bare multi loop),

@@ -8,6 +8,11 @@ key made with `-pkeyopt ec_paramgen_curve:…` explicit curve parameters unless 
 otherwise (its EC_GROUP defaults to explicit; LibreSSL 3.4 changed the default), and Apple's Security does not take
 explicit parameters; OpenSSL 1.1 and 3 write the name either way.
 
+Every signature is ECDSA with SHA-256, said on each command: LibreSSL's `x509 -req` takes no default digest of its
+own and falls back to the key's, SHA-1 for EC (libressl-v3.3.6 `usr.bin/openssl/x509.c`, `ec_ameth.c`
+ASN1_PKEY_CTRL_DEFAULT_MD_NID). Apple trusts no SHA-1 signed server certificate, and OpenSSL 3 (Homebrew's Python
+and nginx) refuses to load one ("ca md too weak"); OpenSSL here signs with SHA-256 by default.
+
 Usage:
     certificates.py authority DIR [--subject S]   ca.pem and ca.key in DIR
     certificates.py issue DIR NAME SUBJECT [--authority CA_DIR] [--extension TEXT]...
@@ -15,10 +20,12 @@ Usage:
                                                   self-signed; each --extension a line such as
                                                   subjectAltName=IP:127.0.0.1
     certificates.py check                         makes one of each kind in a temporary folder and fails unless each
-                                                  key and certificate names its curve (make portability)
+                                                  key and certificate names its curve and each certificate is
+                                                  signed with ecdsa-with-SHA256 (make portability)
 """
 import argparse
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -38,7 +45,7 @@ def openssl(*arguments):
 
 def authority(directory, subject="/CN=Networking test authority"):
     """Makes ca.pem and ca.key in `directory`: a certificate authority valid for a day."""
-    openssl("req", "-x509", *EC_KEY, "-days", "1", "-subj", subject,
+    openssl("req", "-x509", "-sha256", *EC_KEY, "-days", "1", "-subj", subject,
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
             "-keyout", os.path.join(directory, "ca.key"), "-out", os.path.join(directory, "ca.pem"))
 
@@ -50,27 +57,32 @@ def issue(directory, name, subject, extensions=(), authority_dir=None):
     cert, key = os.path.join(directory, f"{name}.pem"), os.path.join(directory, f"{name}.key")
     if authority_dir is None:
         added = [argument for line in extensions for argument in ("-addext", line)]
-        openssl("req", "-x509", *EC_KEY, "-days", "1", "-subj", subject, *added, "-keyout", key, "-out", cert)
+        openssl("req", "-x509", "-sha256", *EC_KEY, "-days", "1", "-subj", subject, *added, "-keyout", key,
+                "-out", cert)
         return cert, key
     csr, extfile = os.path.join(directory, f"{name}.csr"), os.path.join(directory, f"{name}.ext")
     with open(extfile, "w") as f:
         f.write("".join(line + "\n" for line in extensions))
-    openssl("req", *EC_KEY, "-subj", subject, "-keyout", key, "-out", csr)
+    openssl("req", "-sha256", *EC_KEY, "-subj", subject, "-keyout", key, "-out", csr)
     # A random serial: certificates the one authority signs for the fault server and for nginx never share one.
-    openssl("x509", "-req", "-in", csr, "-CA", os.path.join(authority_dir, "ca.pem"),
+    openssl("x509", "-req", "-sha256", "-in", csr, "-CA", os.path.join(authority_dir, "ca.pem"),
             "-CAkey", os.path.join(authority_dir, "ca.key"), "-set_serial", str(secrets.randbits(62) + 1),
             "-days", "1", "-extfile", extfile, "-out", cert)
     return cert, key
 
 
 def named_curve_problems(path, kind):
-    """Why the key or certificate at `path` does not name its curve, or None: openssl prints `ASN1 OID: <name>` for
-    a named curve and the field and coefficients for explicit parameters."""
+    """Why the key or certificate at `path` does not name its curve, or the certificate is not signed with SHA-256,
+    or None: openssl prints `ASN1 OID: <name>` for a named curve and the field and coefficients for explicit
+    parameters, and `Signature Algorithm: ecdsa-with-SHA256` for the signature."""
     text = openssl("ec", "-in", path, "-text", "-noout") if kind == "key" else \
         openssl("x509", "-in", path, "-text", "-noout")
-    if "ASN1 OID: prime256v1" in text:
-        return None
-    return f"{path}: the {kind}'s curve is not named (no 'ASN1 OID: prime256v1' in openssl's text)"
+    if "ASN1 OID: prime256v1" not in text:
+        return f"{path}: the {kind}'s curve is not named (no 'ASN1 OID: prime256v1' in openssl's text)"
+    signatures = set(re.findall(r"Signature Algorithm: (\S+)", text))
+    if kind == "certificate" and signatures != {"ecdsa-with-SHA256"}:
+        return f"{path}: the certificate is signed with {', '.join(sorted(signatures))}, not ecdsa-with-SHA256"
+    return None
 
 
 def check():
@@ -88,11 +100,11 @@ def check():
     for problem in problems:
         print(f"certificates: {problem}")
     if problems:
-        print(f"certificates check: {len(problems)} keys or certificates with explicit curve parameters ({version})",
-              file=sys.stderr)
+        print(f"certificates check: {len(problems)} keys or certificates with explicit curve parameters or a"
+              f" signature other than ECDSA with SHA-256 ({version})", file=sys.stderr)
         return 1
     print(f"certificates check: the authority, a self-signed and a signed certificate and their keys name their"
-          f" curve (prime256v1; {version})")
+          f" curve (prime256v1), each certificate signed with ecdsa-with-SHA256 ({version})")
     return 0
 
 

@@ -50,10 +50,13 @@ from urllib.parse import parse_qs, urlsplit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from certificates import issue  # noqa: E402
 from lifecycle import pid_alive  # noqa: E402
 
-# Verified together on Python 3.11 (Linux).
-PINS = ["h2==4.4.1", "hpack==4.2.0", "hyperframe==6.1.0"]
+# Verified together on Python 3.11 (Linux); h2 4.4 and hpack 4.2 need Python 3.10, so Xcode's 3.9 gets the releases
+# before them (verified on 3.9 here). make portability checks that they install on each Python (httpbin_pins_check).
+PINS = ["h2==4.4.1; python_version >= '3.10'", "h2==4.3.0; python_version < '3.10'",
+        "hpack==4.2.0; python_version >= '3.10'", "hpack==4.1.0; python_version < '3.10'", "hyperframe==6.1.0"]
 VENV = os.environ.get("DUPLEX_VENV") or os.path.join(ROOT, ".build", "venv-duplex")
 TAIL_SECONDS = 15
 
@@ -508,22 +511,13 @@ def serve_h2(sock):
 # -------------------------------------------------------------------- server
 
 def certificate(workdir):
+    """A certificate for 127.0.0.1 signed by the run's authority (with_test_ca.sh), made by certificates.py as every
+    test server's is (its key's curve named, as a Mac's LibreSSL needs)."""
     ca_dir = os.environ.get("NETWORKING_TEST_CA_DIR")
     if not ca_dir:
         raise OSError("NETWORKING_TEST_CA_DIR is not set: run the tests through `make test`")
-
-    def openssl(*arguments):
-        subprocess.run(["openssl", *arguments], check=True, capture_output=True, timeout=30)
-
-    cert, key, csr, ext = (os.path.join(workdir, n) for n in ("leaf.pem", "leaf.key", "leaf.csr", "leaf.ext"))
-    with open(ext, "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
-            "-keyout", key, "-out", csr)
-    openssl("x509", "-req", "-in", csr, "-CA", os.path.join(ca_dir, "ca.pem"), "-CAkey",
-            os.path.join(ca_dir, "ca.key"), "-CAcreateserial", "-CAserial", os.path.join(workdir, "ca.srl"),
-            "-days", "1", "-extfile", ext, "-out", cert)
-    return cert, key
+    return issue(workdir, "leaf", "/CN=127.0.0.1",
+                 ["subjectAltName=IP:127.0.0.1", "basicConstraints=CA:FALSE", "extendedKeyUsage=serverAuth"], ca_dir)
 
 
 def listen():

@@ -1,8 +1,18 @@
 """What the test servers share: whether the test run that started them still runs, and finding a Python that can
-run them (stdlib only)."""
+run them (stdlib only).
+
+Usage: lifecycle.py tls13-python   prints a Python whose ssl has TLS 1.3 (this one first), or says in one line what
+                                   to install and exits 1 (make test's first step: the fault server needs one)
+"""
 import os
+import platform
 import shutil
+import ssl
 import subprocess
+import sys
+
+# Exits 0 on a Python whose ssl has TLS 1.3: Xcode's python3 (3.9, LibreSSL 2.8.3) has none.
+TLS13 = "import ssl, sys; sys.exit(not ssl.HAS_TLSv1_3)"
 
 
 def pid_alive(pid):
@@ -35,3 +45,28 @@ def find_python(probe, minors=range(14, 8, -1)):
         except (OSError, subprocess.SubprocessError):
             continue
     return None
+
+
+def tls13_python():
+    """This Python when its ssl has TLS 1.3, else the first one `find_python` finds that has; None when none has. The
+    fault server runs itself on it: its TLS 1.3 client-certificate listener needs TLS 1.3."""
+    if subprocess.run([sys.executable, "-c", TLS13], capture_output=True).returncode == 0:
+        return sys.executable
+    return find_python(TLS13)
+
+
+def main(arguments):
+    if arguments != ["tls13-python"]:
+        sys.exit(__doc__.split("Usage: ", 1)[1].strip())
+    found = tls13_python()
+    if found:
+        print(found)
+        return 0
+    print(f"make test: the fault server needs a Python whose ssl has TLS 1.3; python3 here ({platform.python_version()},"
+          f" {ssl.OPENSSL_VERSION}) has none, nor does any python3.N on PATH, Homebrew's or Xcode's: install one"
+          " (brew install python@3.13) and run make test again", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

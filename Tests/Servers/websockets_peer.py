@@ -32,12 +32,12 @@ import json
 import os
 import signal
 import ssl
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
 
+from certificates import issue
 from lifecycle import pid_alive
 import venvs
 
@@ -52,18 +52,14 @@ def log(message):
 
 
 def certificate(authority):
-    """A leaf certificate for 127.0.0.1 signed by the run's authority, in a temporary folder."""
+    """A TLS context with a leaf certificate for 127.0.0.1 signed by the run's authority, made by certificates.py as
+    every test server's is (its key's curve named, as a Mac's LibreSSL needs), in a temporary folder."""
     folder = tempfile.mkdtemp(prefix="networking-websockets-")
-    with open(os.path.join(folder, "leaf.ext"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": True}
-    subprocess.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-subj", "/CN=127.0.0.1", "-keyout", f"{folder}/leaf.key", "-out", f"{folder}/leaf.csr"], **quiet)
-    subprocess.run(["openssl", "x509", "-req", "-in", f"{folder}/leaf.csr", "-CA", f"{authority}/ca.pem", "-CAkey",
-                    f"{authority}/ca.key", "-CAcreateserial", "-CAserial", f"{folder}/ca.srl", "-days", "1",
-                    "-extfile", f"{folder}/leaf.ext", "-out", f"{folder}/leaf.pem"], **quiet)
+    cert, key = issue(folder, "leaf", "/CN=127.0.0.1",
+                      ["subjectAltName=IP:127.0.0.1", "basicConstraints=CA:FALSE", "extendedKeyUsage=serverAuth"],
+                      authority)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(f"{folder}/leaf.pem", f"{folder}/leaf.key")
+    context.load_cert_chain(cert, key)
     return context
 
 

@@ -9,8 +9,9 @@ an expectation of a code the engine chooses (`.transport(.connectionLost)`, `.ba
 `TestEngine` (`TestEngine.onLibcurl(exactly, elseAtLeast:)`: libcurl's behaviour exactly, the weaker promise on
 Apple's loader), or say in a comment just above it, or at the end of its line, why every engine reports it
 ("every engine: Apple reports -1004 for a refused port too"), or that the check runs on libcurl alone ("libcurl
-only", inside an `if TestTransport.current == .curl`). The libcurl-only suites (Transport/Curl*.swift) are
-left out: they run on libcurl everywhere. `--self-test` runs the rule on fixtures with known findings.
+only", inside an `if TestTransport.current == .curl`). The libcurl-only suites (Curl*.swift, such as
+Transport/CurlTransportTests.swift) are left out: they run on libcurl everywhere. `--self-test` runs the rule on
+fixtures with known findings.
 
 Usage: engine_expectations_check.py [--self-test] DIR...
 """
@@ -128,8 +129,8 @@ def main(arguments):
     found, files = [], 0
     for directory in arguments or ["Tests/NetworkingRealServerTests"]:
         for path in sorted(Path(directory).rglob("*.swift")):
-            if path.parent.name == "Transport" and path.name.startswith("Curl"):
-                continue  # libcurl-only suites
+            if path.name.startswith("Curl"):
+                continue  # libcurl-only suites (Transport/Curl*.swift, WebSocket/Curl*.swift)
             files += 1
             found += unstated(path, path.read_text(encoding="utf-8"))
     for line in found:

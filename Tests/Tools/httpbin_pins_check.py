@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Fails when httpbin's pins (Tests/Servers/httpbin.py) cannot install on a Python a contributor has (make
-portability): each supported CPython, here (Linux x86_64) and on a Mac (Apple silicon and Intel).
+"""Fails when the test servers' pins (httpbin's in Tests/Servers/httpbin.py, h2's in duplex_server.py) cannot install
+on a Python a contributor has (make portability): each supported CPython, here (Linux x86_64) and on a Mac (Apple
+silicon and Intel).
 
 pip's `--python-version` and `--platform` choose wheels and read `Requires-Python` for the target, but evaluate
 environment markers for the Python running pip; so the pins are chosen here for each target (their markers
@@ -8,9 +9,11 @@ evaluated for it), pip resolves them with `--no-deps` (a wheel for that Python a
 Requires-Python), and this script then checks that what each pinned package requires, markers evaluated for the
 target, is in the pinned set at a version it accepts: nothing would be fetched unpinned or refused. PyPI must be
 reachable (as for `make test`). A pass is remembered in .build for the same pins, Pythons and platforms (a
-published file never changes on PyPI), so only a fresh clone or a change of pins asks PyPI again (18 resolutions,
-about a minute). First, every script under Tests/Servers must parse as the oldest of those Pythons (Xcode's
-python3 is 3.9): the servers run on whatever python3 a contributor has. Usage: httpbin_pins_check.py [3.9 3.12 …]
+published file never changes on PyPI), so only a fresh clone or a change of pins asks PyPI again (36 resolutions,
+about two minutes). First, every script under Tests/Servers must parse as the oldest of those Pythons (Xcode's
+python3 is 3.9): the servers run on whatever python3 a contributor has; and make test must stop in one line, before
+any server starts, when no Python has TLS 1.3 (Xcode's has not; the fault server needs it): checked with a probe that
+finds none. Usage: httpbin_pins_check.py [3.9 3.12 …]
 """
 import ast
 import concurrent.futures
@@ -18,12 +21,17 @@ import glob
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Servers"))
 import httpbin  # noqa: E402  (the pins and the supported Pythons)
+import duplex_server  # noqa: E402  (its pins)
+
+# The servers that install packages, each with its pins.
+SERVERS = [("httpbin", httpbin.PINS), ("duplex_server", duplex_server.PINS)]
 
 try:
     from pip._vendor.packaging.markers import Marker
@@ -53,10 +61,10 @@ def environment(version, machine):
                 platform_release="", platform_version="", implementation_version=f"{major}.{minor}.0", extra="")
 
 
-def pins_for(env):
-    """The pins whose markers hold in `env`, without their markers."""
+def pins_for(env, pins):
+    """The `pins` whose markers hold in `env`, without their markers."""
     chosen = []
-    for pin in httpbin.PINS:
+    for pin in pins:
         requirement = Requirement(pin)
         if requirement.marker is None or requirement.marker.evaluate(env):
             requirement.marker = None
@@ -64,10 +72,10 @@ def pins_for(env):
     return chosen
 
 
-def check(version, name, pip_platform, machine):
-    """Problems installing the pins for CPython `version` on the platform: [] when they install."""
+def check(version, name, pip_platform, machine, pins):
+    """Problems installing `pins` for CPython `version` on the platform: [] when they install."""
     env = environment(version, machine)
-    pins = pins_for(env)
+    pins = pins_for(env, pins)
     with tempfile.TemporaryDirectory() as scratch:
         report = os.path.join(scratch, "report.json")
         command = [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--ignore-installed",
@@ -108,39 +116,59 @@ def newer_syntax(oldest):
     return found
 
 
+def tls13_guard():
+    """Why make test would not stop at once, in one line, where no Python has TLS 1.3: [] when it would."""
+    recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", open(os.path.join(httpbin.ROOT, "Makefile")).read(), re.MULTILINE)
+    commands = [line.strip() for line in (recipe.group(1) if recipe else "").splitlines()
+                if not line.strip().startswith("@#")]
+    if not commands or "lifecycle.py tls13-python" not in commands[0]:
+        return ["Makefile: make test's first command is not `python3 Tests/Servers/lifecycle.py tls13-python`"]
+    # The guard with a probe no Python passes, as on a Mac with Xcode's python3 alone.
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import lifecycle;"
+             " lifecycle.TLS13 = 'import sys; sys.exit(1)'; sys.exit(lifecycle.main(['tls13-python']))")
+    result = subprocess.run([sys.executable, "-c", probe, os.path.dirname(httpbin.__file__)], capture_output=True,
+                            text=True, timeout=120)
+    lines = result.stderr.strip().splitlines()
+    if result.returncode == 0 or len(lines) != 1 or "brew install python@" not in lines[0]:
+        return [f"lifecycle.py tls13-python, where no Python has TLS 1.3: status {result.returncode}, said"
+                f" {result.stderr.strip()[-300:]!r} (one line naming what to install expected)"]
+    return []
+
+
 def main(arguments):
     wanted = [tuple(int(n) for n in text.split(".")) for text in arguments] or httpbin.supported_pythons()
-    syntax = newer_syntax(min(wanted))
+    syntax = newer_syntax(min(wanted)) + tls13_guard()
     for problem in syntax:
         print(problem)
     if syntax:
         return 1
-    print(f"httpbin_pins_check: every script of Tests/Servers parses as Python {min(wanted)[0]}.{min(wanted)[1]}")
-    jobs = [(version, platform_) for version in wanted for platform_ in PLATFORMS]
+    print(f"httpbin_pins_check: every script of Tests/Servers parses as Python {min(wanted)[0]}.{min(wanted)[1]}, and"
+          " make test stops in one line, before any server starts, where no Python has TLS 1.3")
+    jobs = [(version, platform_, server) for server in SERVERS for version in wanted for platform_ in PLATFORMS]
     names = ", ".join("%d.%d" % version for version in wanted)
-    passed = {"pins": httpbin.PINS, "pythons": names, "platforms": [[name, env] for name, _, env in PLATFORMS]}
+    passed = {"pins": dict(SERVERS), "pythons": names, "platforms": [[name, env] for name, _, env in PLATFORMS]}
     stamp = os.path.join(httpbin.ROOT, ".build", "portability", "httpbin-pins.json")
     try:
         with open(stamp) as f:
             if json.load(f) == passed:
-                print(f"httpbin_pins_check: the pins install on CPython {names}, here and on macOS (arm64,"
-                      " x86_64), as checked for these pins before")
+                print(f"httpbin_pins_check: httpbin's and duplex_server's pins install on CPython {names}, here"
+                      " and on macOS (arm64, x86_64), as checked for these pins before")
                 return 0
     except (OSError, ValueError):
         pass
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=6) as pool:
-        results = pool.map(lambda job: (job, check(job[0], *job[1])), jobs)
-        for (version, (name, _, _)), problems in results:
+        results = pool.map(lambda job: (job, check(job[0], *job[1], job[2][1])), jobs)
+        for (version, (name, _, _), (server, _)), problems in results:
             for problem in problems:
-                print(f"httpbin pins, CPython {version[0]}.{version[1]} on {name}: {problem}")
+                print(f"{server} pins, CPython {version[0]}.{version[1]} on {name}: {problem}")
             failed += bool(problems)
     if failed:
-        print(f"httpbin_pins_check: {failed} of {len(jobs)} Python and platform pairs cannot install the pins of"
-              " Tests/Servers/httpbin.py", file=sys.stderr)
+        print(f"httpbin_pins_check: {failed} of {len(jobs)} server, Python and platform triples cannot install the"
+              " pins of Tests/Servers/httpbin.py or duplex_server.py", file=sys.stderr)
         return 1
-    print(f"httpbin_pins_check: the pins install from wheels on CPython {names}, here and on macOS (arm64,"
-          " x86_64), each package's requirements inside the pinned set")
+    print(f"httpbin_pins_check: httpbin's and duplex_server's pins install from wheels on CPython {names}, here and"
+          " on macOS (arm64, x86_64), each package's requirements inside the pinned set")
     os.makedirs(os.path.dirname(stamp), exist_ok=True)
     with open(stamp, "w") as f:
         json.dump(passed, f)

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Fails when a test key could be written with explicit curve parameters (make portability).
+"""Fails when a test key could be written with explicit curve parameters, or a test certificate signed with SHA-1
+(make portability).
 
-A Mac's openssl is LibreSSL 3.3, which writes an EC key made with `-pkeyopt ec_paramgen_curve:…` with explicit
-parameters unless `-pkeyopt ec_param_enc:named_curve` says otherwise, and Apple's Security refuses such keys; the
-OpenSSL here names the curve either way, so a run here cannot see it. Two checks:
+A Mac's openssl is LibreSSL 3.3, which differs from the OpenSSL here in two defaults a run here cannot see:
+  - it writes an EC key made with `-pkeyopt ec_paramgen_curve:…` with explicit parameters unless `-pkeyopt
+    ec_param_enc:named_curve` says otherwise, and Apple's Security refuses such keys;
+  - its `x509 -req` signs with the key's default digest, SHA-1 for an EC key (`ec_ameth.c`,
+    ASN1_PKEY_CTRL_DEFAULT_MD_NID), unless `-sha256` says otherwise; Apple trusts no SHA-1 signed server
+    certificate, and OpenSSL 3 (Homebrew's Python and nginx) refuses to load one ("ca md too weak").
+Two checks:
   - every command line in the code (Swift, Python, shell, Makefile, CI) that makes an EC key, with
-    `ec_paramgen_curve`, `genpkey`, `ecparam` or `-newkey ec`, carries `named_curve` within it (the next few
-    hundred characters: the arguments of one call or one continued shell line);
+    `ec_paramgen_curve`, `genpkey`, `ecparam` or `-newkey ec`, carries `named_curve` within it, and every one that
+    signs (`req`, `x509 -req`) carries `-sha256` (the next few hundred characters: the arguments of one call or one
+    continued shell line);
   - Tests/Servers/certificates.py, which makes every key the test servers use, makes an authority, a self-signed
-    and a signed certificate, and each key and certificate names its curve (`openssl … -text` shows `ASN1 OID`).
+    and a signed certificate, and each key and certificate names its curve (`openssl … -text` shows `ASN1 OID`),
+    and each certificate is signed with `ecdsa-with-SHA256`.
 Usage: named_curve_check.py DIR_OR_FILE...
 """
 import os
@@ -21,6 +28,10 @@ import certificates  # noqa: E402
 
 KEY_MAKING = re.compile(r"ec_paramgen_curve|\bgenpkey\b|\becparam\b|-newkey\W{1,4}ec\b")
 NEW_COMMAND = re.compile(r"\bgenpkey\b|\becparam\b|-newkey\b")
+# A command that signs: `openssl req` (a certificate with -x509, else a request) and `openssl x509 -req`, in a shell
+# line or as the first argument of a call (`"req"`, `"x509", "-req"`).
+SIGNING = re.compile(r"""\bopenssl\s+req\b|\bopenssl\s+x509\s+-req\b|(?<![\w-])["']req["']|["']x509["']\W{1,4}-req\b""")
+SIGNING_END = re.compile(r"""\bopenssl\s|["'](?:req|x509|ec|pkey|dgst|version)["']\s*,""")
 WINDOW = 300  # characters after the match that belong to the same command (an argument list, a continued line)
 CODE = {".swift", ".py", ".sh"}
 THIS = Path(__file__).resolve()
@@ -56,6 +67,19 @@ def unnamed(path):
         if "named_curve" not in command:
             number = text.count("\n", 0, match.start()) + 1
             found.append(f"{path}:{number}: an EC key made without ec_param_enc:named_curve: {line.strip()}")
+    for match in SIGNING.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line = text[line_start:text.find("\n", match.start())]
+        if line.lstrip().startswith(("#", "//", "///", "*")) or '"""' in line:
+            continue
+        command = text[match.start():match.start() + WINDOW]
+        following = SIGNING_END.search(command, len(match.group(0)))
+        if following:
+            command = command[:following.start()]
+        if "-sha256" not in command:
+            number = text.count("\n", 0, match.start()) + 1
+            found.append(f"{path}:{number}: a certificate or request signed without -sha256 (LibreSSL signs an EC"
+                         f" key's with SHA-1): {line.strip()}")
     return sorted(set(found), key=lambda text: int(text.split(":")[1]))
 
 
@@ -64,10 +88,11 @@ def main(paths):
     for problem in found:
         print(problem)
     if found:
-        print(f"named_curve_check: {len(found)} key-making commands without ec_param_enc:named_curve (LibreSSL, as"
-              " on a Mac, would write explicit curve parameters)", file=sys.stderr)
+        print(f"named_curve_check: {len(found)} commands making an EC key without ec_param_enc:named_curve or signing"
+              " without -sha256 (LibreSSL, as on a Mac, would write explicit curve parameters or sign with SHA-1)",
+              file=sys.stderr)
     else:
-        print("named_curve_check: every command making an EC key names its curve")
+        print("named_curve_check: every command making an EC key names its curve, every one signing says -sha256")
     return 1 if found else certificates.check()
 
 

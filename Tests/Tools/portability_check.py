@@ -14,7 +14,15 @@ Two rules more:
     dependency on NetworkingCurl made it importable in NetworkingTransports, which does not depend on it there);
     say the platforms Package.swift's condition names, `#if os(Linux) || os(macOS)`;
   - no stored `Process` (or `ChildProcess`) property in a type declared `Sendable` or `@unchecked Sendable`: `Process`
-    was not `Sendable` in older Apple SDKs and is not known to be in Xcode 16.0's; hold it in a `LockedBox`.
+    was not `Sendable` in older Apple SDKs and is not known to be in Xcode 16.0's; hold it in a `LockedBox`;
+  - a public type of a module Package.swift gives to some platforms only (NetworkingCurl: Linux and macOS), named in a
+    file of another target outside a platform condition, only with that module imported by the file: `Networking`
+    re-exports it on Linux and macOS alone, so a file leaning on the re-export (the benchmarks' `CurlTransport`)
+    does not compile for iOS;
+  - an exit test (`#expect(processExitsWith:)`) only inside `#if compiler(>=6.2)` and a condition naming the
+    platforms that have them, `(os(macOS) || os(Linux) || os(Windows))` or `canImport(FoundationNetworking)`:
+    Swift Testing has them from 6.2, and marks them unavailable on iOS, tvOS, watchOS and visionOS
+    (SWT_NO_EXIT_TESTS in its Package.swift), so the test target would not compile there.
 `--self-test` runs all the rules on fixtures with known findings. Usage: portability_check.py [--self-test] DIR...
 """
 import re
@@ -114,11 +122,85 @@ def sendable_processes(path, text):
     return found
 
 
-def problems(path, text=None, modules=None):
+def conditional_modules():
+    """Each module Package.swift makes a dependency on some platforms only, with the public types it declares."""
+    text = (ROOT / "Package.swift").read_text(encoding="utf-8")
+    modules = set(re.findall(r"\.target\(\s*name:\s*\"(\w+)\",\s*condition:\s*\.when\(platforms:", text))
+    declared = {}
+    for module in sorted(modules):
+        names = set()
+        for path in (ROOT / "Sources" / module).rglob("*.swift"):
+            names |= set(re.findall(r"^public\s+(?:final\s+)?(?:class|struct|enum|actor|protocol)\s+(\w+)",
+                                    path.read_text(encoding="utf-8"), re.MULTILINE))
+        declared[module] = names
+    return declared
+
+
+def unimported_conditional_types(path, text, declared):
+    """Public types of a platform-conditional module named, outside a platform condition, without its import."""
+    found, stack = [], []
+    for number, line in enumerate(blank(text).split("\n"), 1):
+        stripped = line.strip()
+        if stripped.startswith("#if "):
+            stack.append(bool(GUARD.search(stripped)))
+            continue
+        if stripped.startswith("#elseif "):
+            stack[-1] = stack[-1] or bool(GUARD.search(stripped))
+            continue
+        if stripped.startswith("#endif"):
+            stack.pop()
+            continue
+        if any(stack) or stripped.startswith(("#else", "import ", "@testable import ", "@_exported import ")):
+            continue
+        for module, names in declared.items():
+            if module in path.parts or re.search(rf"^\s*(?:@\w+\s+)*import\s+{module}\b", text, re.MULTILINE):
+                continue
+            for name in sorted(names):
+                if re.search(rf"\b{name}\b", line):
+                    found.append(f"{path}:{number}: {name} comes from {module}, which Networking re-exports on some"
+                                 f" platforms only (Package.swift): import {module} here, or the file does not"
+                                 f" compile for iOS: {stripped}")
+    return found
+
+
+EXIT_TEST = re.compile(r"\bprocessExitsWith\s*:")
+NEW_ENOUGH = re.compile(r"\bcompiler\(\s*>=\s*(?:6\.(?:[2-9]|\d\d)|[7-9])")
+EXIT_PLATFORMS = re.compile(r"\bos\((?:macOS|Linux|Windows)\)|\bcanImport\(FoundationNetworking\)")
+NO_EXIT_PLATFORMS = re.compile(r"\bos\((?:iOS|tvOS|watchOS|visionOS)\)|!")
+
+
+def unguarded_exit_tests(path, text):
+    """Exit tests outside a condition that both needs Swift 6.2 and names only platforms that have them."""
+    found, branches = [], []  # the condition of each open #if's current branch; None in an #else
+    for number, line in enumerate(blank(text).split("\n"), 1):
+        stripped = line.strip()
+        if stripped.startswith("#if "):
+            branches.append(stripped[4:])
+        elif stripped.startswith("#elseif "):
+            branches[-1] = stripped[8:]
+        elif stripped.startswith("#else"):
+            branches[-1] = None
+        elif stripped.startswith("#endif"):
+            branches.pop()
+        elif EXIT_TEST.search(line):
+            conditions = [condition for condition in branches if condition]
+            new_enough = any(NEW_ENOUGH.search(condition) for condition in conditions)
+            platforms = any(EXIT_PLATFORMS.search(condition) and not NO_EXIT_PLATFORMS.search(condition)
+                            for condition in conditions)
+            if not (new_enough and platforms):
+                found.append(f"{path}:{number}: an exit test outside #if compiler(>=6.2) && (os(macOS) || os(Linux) ||"
+                             " os(Windows)): Swift Testing has none before 6.2, nor on iOS, tvOS, watchOS or"
+                             f" visionOS: {stripped}")
+    return found
+
+
+def problems(path, text=None, modules=None, declared=None):
     text = path.read_text(encoding="utf-8") if text is None else text
     found = unexplained_regions(path, text.splitlines())
     found += own_module_imports(path, text, own_modules() if modules is None else modules)
     found += sendable_processes(path, text)
+    found += unguarded_exit_tests(path, text)
+    found += unimported_conditional_types(path, text, conditional_modules() if declared is None else declared)
     stack = []  # one bool per open #if: whether its condition (or an earlier branch's) names a platform
     for number, line in enumerate(text.splitlines(), 1):
         code = line.split("//", 1)[0] if not line.lstrip().startswith("///") else ""
@@ -170,15 +252,46 @@ FIXTURES = {
         }
         actor Holder { let process: Process }
         """,
+    "ExitTests.swift": """
+        #if compiler(>=6.2)
+            @Test func a() async { await #expect(processExitsWith: .failure) {} }
+        #endif
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+            @Test func b() async { await #expect(processExitsWith: .failure) {} }
+        #else
+            @Test func c() async { await #expect(processExitsWith: .failure) {} }
+        #endif
+        #if compiler(>=6.2)
+            #if canImport(FoundationNetworking)
+                @Test func d() async { await #expect(processExitsWith: .success) {} }
+            #elseif os(macOS) || os(iOS)
+                @Test func e() async { await #expect(processExitsWith: .success) {} }
+            #endif
+        #endif
+        #if os(Linux)
+            @Test func f() async { await #expect(processExitsWith: .success) {} }
+        #endif
+        // #expect(processExitsWith:) in a comment is no test.
+        """,
+    "Benchmark.swift": """
+        import Networking
+        let transport = try CurlTransport()
+        #if os(Linux) || os(macOS)
+            let guarded = try CurlTransport()
+        #endif
+        // CurlTransport in a comment is no use.
+        """,
 }
-EXPECTED = {("Transports.swift", 1), ("Servers.swift", 2), ("Servers.swift", 10)}
+EXPECTED = {("Transports.swift", 1), ("Servers.swift", 2), ("Servers.swift", 10), ("ExitTests.swift", 2),
+            ("ExitTests.swift", 7), ("ExitTests.swift", 13), ("ExitTests.swift", 17), ("Benchmark.swift", 2)}
 
 
 def self_test():
     """The canImport and Process rules on FIXTURES: each expected finding and nothing else."""
     found = []
     for name, text in FIXTURES.items():
-        found += problems(Path("Tests") / name, textwrap.dedent(text).lstrip("\n"), {"NetworkingCurl", "NetworkingCore"})
+        found += problems(Path("Tests") / name, textwrap.dedent(text).lstrip("\n"), {"NetworkingCurl", "NetworkingCore"},
+                          {"NetworkingCurl": {"CurlTransport"}})
     places = {(Path(line.split(":")[0]).name, int(line.split(":")[1])) for line in found}
     if places != EXPECTED:
         for line in found:
@@ -198,22 +311,24 @@ def main(directories):
     found = []
     files = 0
     modules = own_modules()
+    declared = conditional_modules()
     for directory in directories:
         for path in sorted(Path(directory).rglob("*.swift")):
             if path.name == "ChildProcess.swift":
                 continue  # the one place that names Process, guarded by os(macOS) || os(Linux)
             files += 1
-            found += problems(path, modules=modules)
+            found += problems(path, modules=modules, declared=declared)
     for line in found:
         print(line)
     if found:
         print(f"portability_check: {len(found)} problems: platform-only names outside a platform condition,"
-              " unexplained platform regions, canImport of our own modules, Process in Sendable types",
+              " unexplained platform regions, canImport of our own modules, Process in Sendable types, unguarded"
+              " exit tests, types of a platform-conditional module used without its import",
               file=sys.stderr)
         return 1
     print(f"portability_check: {files} Swift files: platform-only names inside platform conditions, each library"
           " region noting what it was checked against, no canImport of our own modules, no Process stored in a"
-          " Sendable type")
+          " Sendable type, exit tests only where Swift Testing has them, NetworkingCurl's types imported where used")
     return 0
 
 

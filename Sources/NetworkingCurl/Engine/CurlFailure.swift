@@ -24,7 +24,7 @@ enum CurlFailure {
         case 18, 55, 56, 65, 16, 92:
             switch LibcurlMessage.classify(message) {
             case (.badServerResponse, _): (.badServerResponse, nil)
-            case (.secureConnectionFailed, _) where LibcurlMessage.isAlert(message):
+            case (.secureConnectionFailed, _) where LibcurlMessage.isAlert(message) || isUnnamedAlert(message):
                 (.secureConnectionFailed, .handshake)
             default: (.connectionLost, nil)
             }
@@ -38,5 +38,29 @@ enum CurlFailure {
         case 35, 53, 54, 58, 59, 80, 98: (.secureConnectionFailed, .handshake)
         default: LibcurlMessage.classify(message)
         }
+    }
+
+    /// Whether the message reports a received TLS alert that the TLS library has no words for: `reason(1116)`, the
+    /// alert's number plus SSL_AD_REASON_OFFSET (1000). LibreSSL, which macOS's libcurl is built on (3.3.6), names
+    /// the alerts up to 100 only (`ssl_err.c`); a TLS 1.3 alert it receives, such as `certificate_required` (116),
+    /// is pushed as SSL_AD_REASON_OFFSET + 116 (`tls13_lib.c`, `tls13_alert_received_cb`) and printed as
+    /// `reason(%d)` (`err.c`): read at libressl-v3.3.6. OpenSSL says `tlsv13 alert certificate required`.
+    static func isUnnamedAlert(_ message: String) -> Bool {
+        let bytes = Array(message.utf8)
+        let prefix = Array("reason(".utf8)
+        var start = 0
+        while start + prefix.count < bytes.count {
+            defer { start += 1 }
+            guard bytes[start..<start + prefix.count].elementsEqual(prefix) else { continue }
+            var number = 0
+            var end = start + prefix.count
+            while end < bytes.count, end - start - prefix.count < 4, (0x30...0x39).contains(bytes[end]) {
+                number = number * 10 + Int(bytes[end] - 0x30)
+                end += 1
+            }
+            // An alert's number is one octet (RFC 8446 §6).
+            if end < bytes.count, bytes[end] == UInt8(ascii: ")"), (1001...1255).contains(number) { return true }
+        }
+        return false
     }
 }

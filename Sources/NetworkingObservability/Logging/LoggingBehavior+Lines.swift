@@ -9,9 +9,8 @@ extension LoggingBehavior {
     func startLine(_ request: HTTPRequest, shownURL: String, context: RequestContext, secrets: [String]) -> String {
         var line = "\(tag(context)) \(request.method.rawValue) \(shownURL)"
         if logsHeaders {
-            line +=
-                headersText(request.headerFields, "headers before inner behaviors")
-                + trailersText(request.body.trailerFields)
+            line += headersText(request.headerFields, "headers before inner behaviors")
+            line += trailersText(request.body.trailerFields)
         }
         line += bodyText(request.body.data, contentType: request.headerFields[.contentType], secrets: secrets)
         return line
@@ -31,7 +30,8 @@ extension LoggingBehavior {
         if let note { line += " (\(note))" }
         if logsHeaders {
             line += sentHeadersText(context.requestAsSent)
-            line += headersText(response.headerFields, "response headers") + trailersText(body.trailerFields)
+            line += headersText(response.headerFields, "response headers")
+            line += trailersText(body.trailerFields)
         }
         line += bodyText(body.data, contentType: response.headerFields[.contentType], secrets: secrets)
         return line

@@ -73,7 +73,9 @@ import NetworkingTestSupport
         #expect(error?.localizedDescription.contains("keep one") == true)
     }
 
-    #if compiler(>=6.2)
+    // Exit tests: Swift Testing 6.2 and later, on the platforms that can start a process (not iOS, tvOS, watchOS or
+    // visionOS, where they are unavailable).
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
         /// Written in code, a conflict is a programmer error: building the client stops the program there, with the
         /// conflict's message, as the standard library stops on an index out of range. The trap names the line that
         /// built the client, not the library's own line (`NetworkClient.swift:48`), whichever initializer built it:

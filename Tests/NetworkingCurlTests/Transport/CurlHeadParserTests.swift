@@ -142,6 +142,20 @@ import NetworkingTestSupport
                 56, "GnuTLS recv error (-16): A TLS fatal alert has been received.", "secureConnectionFailed",
                 "handshake"
             ),
+            // LibreSSL (macOS's libcurl) has no words for certificate_required: SSL_AD_REASON_OFFSET + 116.
+            (
+                56, "LibreSSL SSL_read: error:1404C45C:SSL routines:ST_OK:reason(1116), errno 0",
+                "secureConnectionFailed", "handshake"
+            ),
+            // A reason that is not an alert's (an alert's number is one octet, plus 1000) stays a lost connection.
+            (
+                56, "LibreSSL SSL_read: error:14FFF3E8:SSL routines:(UNKNOWN)SSL_internal:reason(1000), errno 0",
+                "connectionLost", nil
+            ),
+            (
+                56, "LibreSSL SSL_read: error:14FFF3E8:SSL routines:(UNKNOWN)SSL_internal:reason(2116), errno 0",
+                "connectionLost", nil
+            ),
             // A TLS connection closed without its closing alert, and other read failures inside TLS: lost.
             (
                 56, "OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0",

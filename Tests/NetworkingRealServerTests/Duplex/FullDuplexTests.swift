@@ -94,6 +94,7 @@ extension RealServerTests {
                 .post, path: "/speak", query: Faults.query(key, ["count": "100"]), body: .stream(body))
             guard TestTransport.current == .curl else {
                 let error = try await expectNetworkError { try await client.stream(request) }
+                // every engine: URLSessionTransport's own refusal, before anything is sent.
                 #expect(error?.kind == .transport(.other))
                 #expect(error?.message.contains("waits on the response") == true)
                 #expect(try await DuplexServer.hits(key).count == 0)

@@ -47,6 +47,8 @@ extension RealServerTests {
                 let error = try await expectNetworkError {
                     try await client.send(Self.statusLine("lowercase-name", key: key))
                 }
+                // every engine: the code is CurlTransport's own head parser's; URLSessionTransport runs under the
+                // known issue above.
                 #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
                 #expect(error?.message.contains("HTTP-name is case-sensitive") == true)
                 #expect(error?.description.contains("GET /status-line") == true)
@@ -72,6 +74,8 @@ extension RealServerTests {
                     let error = try await expectNetworkError {
                         try await client.send(Self.statusLine("no-reason", key: key))
                     }
+                    // libcurl only (FoundationNetworking, L18): its header callback aborts on Foundation's refusal,
+                    // which the transport words.
                     #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
                     #expect(error?.message.contains("a status line without a reason phrase") == true)
                     #expect(error?.description.contains("GET /status-line") == true)
@@ -93,7 +97,8 @@ extension RealServerTests {
 
         @Test func aContentLengthListWithDifferentValuesIsARefusedResponseNeverABody() async throws {
             // RFC 9112 §6.3: `Content-Length: 10, 4` in one field is as unrecoverable as two fields, on both
-            // transports (the shared rule, ContentLengthTests).
+            // transports (the shared rule, ContentLengthTests). Apple's loader may refuse the head itself, with a
+            // code of its own (retried as that code says): a transport error there, never a body.
             let key = FaultServer.newKey("length-list")
             let (client, counter) = try await Self.client()
             let error = try await expectNetworkError {
@@ -102,11 +107,16 @@ extension RealServerTests {
                         path: "/malformed-header", query: Faults.query(key, ["kind": "length-list"]),
                         timeout: .seconds(5)))
             }
-            #expect(error?.kind == .transport(.other), "got \(String(describing: error))")
-            #expect(error?.message.contains("conflicting Content-Length values (10, 4)") == true)
+            #expect(
+                TestEngine.onLibcurl(
+                    error?.kind == .transport(.other)
+                        && error?.message.contains("conflicting Content-Length values (10, 4)") == true,
+                    elseAtLeast: Faults.transportCode(error) != nil),
+                "got \(String(describing: error))")
             #expect(error?.body == nil)
-            #expect(try await FaultServer.hits(key).count == 1)
-            #expect(counter.sent == 1)
+            let attempts = TestEngine.attempts(onLibcurl: 1, after: error, budget: RetrySettings.defaultMaximumAttempts)
+            #expect(try await FaultServer.hits(key).count == attempts)
+            #expect(counter.sent == attempts)
         }
 
         @Test func aContentLengthListOfOneValueIsThatLength() async throws {

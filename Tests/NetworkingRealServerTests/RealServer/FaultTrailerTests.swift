@@ -67,7 +67,21 @@ extension RealServerTests {
             }
         }
 
-        @Test(arguments: Route.allCases)
+        /// Whether this run can read `/with-trailers` without stopping: not on `URLSessionTransport` over Linux's
+        /// Foundation with a Swift before 6.2, which has no exit tests to hold the call in a child process.
+        static var readable: Bool {
+            #if canImport(FoundationNetworking) && !compiler(>=6.2)
+                TestTransport.current != .urlSession
+            #else
+                true
+            #endif
+        }
+
+        @Test(
+            .enabled(
+                if: readable,
+                "Linux's Foundation stops the process on trailers, and Swift 6.0 and 6.1 have no exit tests"),
+            arguments: Route.allCases)
         func aResponseWithTrailersEndsTheCallClearlyWhereTheTransportCanRead(route: Route) async throws {
             let key = FaultServer.newKey("trailers")
             let base = try await FaultServer.url()
@@ -83,7 +97,8 @@ extension RealServerTests {
                 #expect(try await FaultServer.hits(key).count == 1)
                 return
             }
-            #if canImport(FoundationNetworking)
+            // Exit tests: Swift 6.2 and later (`readable` disables the test before).
+            #if canImport(FoundationNetworking) && compiler(>=6.2)
                 let result = await #expect(
                     processExitsWith: route.stopsFoundation ? .failure : .success,
                     observing: [\.standardOutputContent, \.standardErrorContent]
@@ -121,6 +136,7 @@ extension RealServerTests {
             #if canImport(FoundationNetworking)
                 if TestTransport.current == .urlSession {
                     let error = try await expectNetworkError { try await client.send(request) }
+                    // every engine: the transport's own refusal, before anything is sent.
                     #expect(error?.kind == .transport(.other))
                     #expect(error?.message.contains("accepts trailer fields (TE: trailers)") == true)
                     #expect(error?.message.contains("nothing was sent") == true)

@@ -162,6 +162,7 @@ extension RealServerTests {
                 return
             }
             let error = try await expectNetworkError { try await client.webSocket(WebSocketRequest(path: "/chat")) }
+            // every engine: Apple's WebSocket task reports a refused port as -1004 too.
             #expect(error?.kind == .transport(.cannotConnect))
             #expect(error?.requestName == "GET /chat")
         }
@@ -174,6 +175,7 @@ extension RealServerTests {
                 return
             }
             let error = try await expectNetworkError { try await client.webSocket(WebSocketRequest(path: "/chat")) }
+            // every engine: Apple's WebSocket task reports an untrusted certificate as -1202, a refused handshake.
             #expect(error?.kind == .transport(.secureConnectionFailed))
         }
     }

@@ -43,7 +43,9 @@ import NetworkingTestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let cert = directory.appendingPathComponent("cert.pem").path
-        var arguments = ["req", "-x509", "-newkey", keyType, "-nodes", "-days", "1", "-subj", "/CN=pin.test"]
+        var arguments = [
+            "req", "-x509", "-sha256", "-newkey", keyType, "-nodes", "-days", "1", "-subj", "/CN=pin.test",
+        ]
         if keyType == "ec" {
             arguments += ["-pkeyopt", "ec_paramgen_curve:prime256v1", "-pkeyopt", "ec_param_enc:named_curve"]
         }

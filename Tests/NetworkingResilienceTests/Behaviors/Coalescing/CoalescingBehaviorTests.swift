@@ -33,7 +33,7 @@ import NetworkingTestSupport
     }
 
     private static func body(_ outcome: Result<(HTTPResponse, HTTPResponse.Body), any Error>) -> String? {
-        guard case .success(let (_, body)) = outcome, let data = body.data else { return nil }
+        guard case .success((_, let body)) = outcome, let data = body.data else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -89,7 +89,7 @@ import NetworkingTestSupport
                     #expect(error.kind == .unacceptableStatus(503) && error.body == Data("fail-\(caller.key)".utf8))
                     answered += 1
                 } else {
-                    guard case .success(let (_, body)) = result else {
+                    guard case .success((_, let body)) = result else {
                         Issue.record("caller of key \(caller.key) got \(result)")
                         continue
                     }
@@ -146,7 +146,7 @@ import NetworkingTestSupport
         }
         for (plan, task) in zip(plans, tasks) {
             switch await task.result {
-            case .success(let (_, body)):
+            case .success((_, let body)):
                 #expect(!fails[plan.key] && body.data == Data("ok-\(plan.key)".utf8))
             case .failure(let error as NetworkError):
                 #expect(fails[plan.key] && error.body == Data("fail-\(plan.key)".utf8))
