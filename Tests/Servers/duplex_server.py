@@ -8,7 +8,7 @@ Usage:
 Writes {"plain": P, "tls": T} to --port-file once both listeners are up. The TLS certificate is signed by the
 run's test authority (NETWORKING_TEST_CA_DIR with ca.pem and ca.key, made by `make test`). HTTP/2 needs the
 PyPI package `h2` (pinned below): without it in this interpreter the script makes a virtual environment
-(.build/venv-duplex, as Tests/Servers/httpbin.py does for httpbin) and runs itself again there.
+(.build/venv-duplex, with venvs.py as every test server that needs PyPI packages) and runs itself again there.
 
 Routes, on every listener (the request body is read as it arrives, never collected before answering):
     /speak?key=K&count=N[&length=1][&trailers=1][&reset=1]
@@ -39,12 +39,10 @@ import json
 import os
 import socket
 import ssl
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import venv
 import zlib
 from urllib.parse import parse_qs, urlsplit
 
@@ -52,6 +50,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from certificates import issue  # noqa: E402
 from lifecycle import pid_alive  # noqa: E402
+import venvs  # noqa: E402
 
 # Verified together on Python 3.11 (Linux); h2 4.4 and hpack 4.2 need Python 3.10, so Xcode's 3.9 gets the releases
 # before them (verified on 3.9 here). make portability checks that they install on each Python (httpbin_pins_check).
@@ -62,29 +61,17 @@ TAIL_SECONDS = 15
 
 
 def ensure_h2():
-    """Import h2, or make the venv with the pins and run this script again in it."""
+    """Import h2, or make the venv with the pins (venvs.py, as every test server's) and run this script again in
+    it."""
     try:
         import h2  # noqa: F401
         return
     except ImportError:
         pass
-    python = os.path.join(VENV, "bin", "python")
     if os.environ.get("DUPLEX_REEXEC") == "1":
         sys.exit("duplex_server: h2 is still missing in " + VENV)
-    stamp = os.path.join(VENV, "pins.json")
-    try:
-        with open(stamp) as f:
-            ready = json.load(f) == PINS and os.path.exists(python)
-    except (OSError, ValueError):
-        ready = False
-    if not ready:
-        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-        result = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                                 "--no-input", "--timeout", "60"] + PINS, stdout=sys.stderr, stderr=sys.stderr)
-        if result.returncode != 0:
-            sys.exit(f"duplex_server: pip install failed with status {result.returncode}")
-        with open(stamp, "w") as f:
-            json.dump(PINS, f)
+    venvs.ensure_venv(VENV, PINS, lambda message: print(f"duplex_server: {message}", file=sys.stderr, flush=True))
+    python = venvs.venv_python(VENV)
     os.execve(python, [python, os.path.abspath(__file__)] + sys.argv[1:], dict(os.environ, DUPLEX_REEXEC="1"))
 
 
@@ -368,7 +355,6 @@ def serve_h2(sock):
 
     connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
     connection.initiate_connection()
-    lock = threading.Lock()
     streams = {}
 
     def flush():

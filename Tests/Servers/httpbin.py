@@ -27,17 +27,16 @@ Only the standard library is used here; pip talks to PyPI and nothing else.
 
 import argparse
 import contextlib
-import fcntl
 import inspect
-import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
 from lifecycle import find_python, pid_alive
+import venvs
+from venvs import venv_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -131,36 +130,9 @@ def log(message):
     print(f"httpbin: {message}", file=sys.stderr, flush=True)
 
 
-@contextlib.contextmanager
-def locked(path):
-    """Hold an exclusive lock on `path` so two test runs never build one venv at the same time."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def venv_python(venv_dir):
-    return os.path.join(venv_dir, "bin", "python")
-
-
 def supported_pythons():
     """Each CPython version (major, minor) the pins install on."""
     return [(3, minor) for minor in range(PYTHONS[0][1], PYTHONS[1][1] + 1)]
-
-
-def python_version(executable):
-    """(major, minor) of the Python at `executable`, or None when it does not run."""
-    try:
-        result = subprocess.run([executable, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                                capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    parts = result.stdout.strip().split(".")
-    return (int(parts[0]), int(parts[1])) if result.returncode == 0 and len(parts) == 2 else None
 
 
 def interpreter():
@@ -179,34 +151,9 @@ def interpreter():
 
 
 def ensure_venv(venv_dir):
-    """Create the venv and install the pins unless a complete venv with the same pins is there. The venv runs on
-    a Python the pins fit (`interpreter()`); pip reads the pins' markers for it."""
-    stamp = os.path.join(venv_dir, "pins.json")
-    with locked(venv_dir + ".lock"):
-        try:
-            with open(stamp) as f:
-                if json.load(f) == PINS and python_version(venv_python(venv_dir)) in supported_pythons():
-                    return
-        except (OSError, ValueError):
-            pass
-        python = interpreter()
-        if os.path.exists(venv_dir):
-            log(f"rebuilding {venv_dir} (incomplete or built from other pins)")
-            shutil.rmtree(venv_dir)
-        log(f"creating {venv_dir} with {python} and installing {', '.join(PINS[:2])} from PyPI")
-        result = subprocess.run([python, "-m", "venv", "--clear", venv_dir], stdout=sys.stderr, stderr=sys.stderr)
-        if result.returncode != 0:
-            shutil.rmtree(venv_dir, ignore_errors=True)
-            sys.exit(f"httpbin: {python} -m venv failed with status {result.returncode} (on Debian: apt-get install"
-                     " python3-venv)")
-        command = [venv_python(venv_dir), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                   "--no-input", "--timeout", "60"] + PINS
-        result = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
-        if result.returncode != 0:
-            shutil.rmtree(venv_dir, ignore_errors=True)
-            sys.exit(f"httpbin: pip install failed with status {result.returncode}")
-        with open(stamp, "w") as f:
-            json.dump(PINS, f)
+    """Create the venv and install the pins unless a complete venv with the same pins, on a Python they fit, is
+    there. The venv runs on a Python the pins fit (`interpreter()`)."""
+    venvs.ensure_venv(venv_dir, PINS, log, interpreter=interpreter, versions=supported_pythons())
 
 
 def read(path):
