@@ -49,7 +49,7 @@ from urllib.parse import parse_qs, urlsplit
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from certificates import issue  # noqa: E402
-from lifecycle import pid_alive  # noqa: E402
+from lifecycle import parent_gone, publish  # noqa: E402
 import venvs  # noqa: E402
 
 # Verified together on Python 3.11 (Linux); h2 4.4 and hpack 4.2 need Python 3.10, so Xcode's 3.9 gets the releases
@@ -557,14 +557,10 @@ def main():
     plain, tls = listen(), listen()
     threading.Thread(target=accept_plain, args=(plain,), daemon=True).start()
     threading.Thread(target=accept_tls, args=(tls, context), daemon=True).start()
-    tmp = f"{args.port_file}.tmp.{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump({"plain": plain.getsockname()[1], "tls": tls.getsockname()[1]}, f)
-    os.replace(tmp, args.port_file)
-    while True:
+    publish(args.port_file, json.dumps({"plain": plain.getsockname()[1], "tls": tls.getsockname()[1]}))
+    while not parent_gone(args.parent_pid):
         time.sleep(0.5)
-        if args.parent_pid and (os.getppid() != args.parent_pid or not pid_alive(args.parent_pid)):
-            os._exit(0)
+    os._exit(0)
 
 
 if __name__ == "__main__":

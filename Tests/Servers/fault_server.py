@@ -152,7 +152,7 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from certificates import issue
-from lifecycle import TLS13, find_python, pid_alive
+from lifecycle import TLS13, find_python, parent_gone, publish
 
 MAX_STALL_MS = 30_000
 ROUTES = []
@@ -1171,13 +1171,6 @@ def bind_all(hosts, port):
                 sys.exit(f"fault_server: cannot bind {hosts} port {port}: {error}")
 
 
-def write_port_file(path, port):
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(f"{port}\n")
-    os.replace(tmp, path)
-
-
 def run_on_a_python_with_tls13():
     """Runs this server again on a Python whose ssl has TLS 1.3 when this one's has not: Xcode's python3 (3.9,
     LibreSSL 2.8.3) has none, and the mutual-TLS listener needs it. With no such Python the server still runs, and
@@ -1225,12 +1218,10 @@ def main():
     for state, version in ((MUTUAL_TLS13, ssl.TLSVersion.TLSv1_3), (MUTUAL_TLS12, ssl.TLSVersion.TLSv1_2)):
         threading.Thread(target=start_tls, args=(hosts[0], hosts, state, signed_by_test_ca, mutual(version)),
                          daemon=True).start()
-    write_port_file(args.port_file, servers[0].server_port)
-    while True:
+    publish(args.port_file, f"{servers[0].server_port}\n")
+    while not parent_gone(args.parent_pid):
         time.sleep(0.5)
-        # A dead parent may linger as a zombie, so compare our parent pid rather than probing it.
-        if args.parent_pid and (os.getppid() != args.parent_pid or not pid_alive(args.parent_pid)):
-            os._exit(0)
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,21 @@ def pid_alive(pid):
         return True  # no /proc (macOS): trust kill(0)
 
 
+def parent_gone(parent_pid):
+    """Whether the test run that started a server (`--parent-pid`; None or 0 when there is none) is gone. A dead
+    parent may linger as a zombie, so the server's own parent pid is compared too: it changes when the parent dies."""
+    return bool(parent_pid) and (os.getppid() != parent_pid or not pid_alive(parent_pid))
+
+
+def publish(path, text):
+    """Writes `text` to `path` in one step (a temporary file renamed over it), so a test reading the port file never
+    sees half of it."""
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def find_python(probe, minors=range(14, 8, -1)):
     """The first Python on this machine for which `probe` (Python code) exits 0: `python3.N` on PATH for each minor
     version in `minors`, then a Mac's usual places (Homebrew's, then Xcode's `/usr/bin/python3`). None when none

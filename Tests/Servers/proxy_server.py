@@ -6,8 +6,8 @@ tunnel. It counts both, and answers its own counts at GET /__stats (origin form)
 {"connects": N, "forwards": M, "targets": [...]}. With --credentials USER:PASSWORD it demands that
 Proxy-Authorization (Basic) and answers 407 otherwise. It writes its port to --port-file and exits with --parent-pid.
 """
-import argparse, base64, json, os, select, socket, socketserver, threading, time
-from lifecycle import pid_alive
+import argparse, base64, json, select, socket, socketserver, threading, time
+from lifecycle import pid_alive, publish
 
 LOCK = threading.Lock()
 STATS = {"connects": 0, "forwards": 0, "targets": []}
@@ -98,9 +98,7 @@ def main():
     args = parser.parse_args()
     CREDENTIALS = args.credentials
     server = Server(("127.0.0.1", 0), Handler)
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(server.server_address[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
+    publish(args.port_file, str(server.server_address[1]))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     while True:
         time.sleep(0.5)

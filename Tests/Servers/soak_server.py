@@ -22,6 +22,8 @@ import struct
 import sys
 from urllib.parse import parse_qs, urlsplit
 
+from lifecycle import publish
+
 PAD = "x" * 260
 STATS = {"requests": 0, "connections": 0}
 UNAVAILABLE_ONCE = set()
@@ -120,9 +122,7 @@ async def main():
     args = parser.parse_args()
     server = await asyncio.start_server(serve, "127.0.0.1", 0, backlog=1024)
     port = server.sockets[0].getsockname()[1]
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(f"{port}\n")
-    os.replace(args.port_file + ".tmp", args.port_file)
+    publish(args.port_file, f"{port}\n")
     while True:
         await asyncio.sleep(0.5)
         if args.parent_pid and os.getppid() != args.parent_pid:

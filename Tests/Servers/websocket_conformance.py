@@ -38,7 +38,6 @@ import asyncio
 import base64
 import hashlib
 import json
-import os
 import signal
 import socket
 import struct
@@ -46,7 +45,7 @@ import sys
 import time
 import urllib.parse
 
-from lifecycle import pid_alive
+from lifecycle import pid_alive, publish
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 OK, NON_STRICT, FAILED, INFORMATIONAL = "OK", "NON-STRICT", "FAILED", "INFORMATIONAL"
@@ -795,10 +794,7 @@ async def main_async(args):
     server = Server()
     listener = await asyncio.start_server(server.handle, "127.0.0.1", args.port, limit=1 << 20)
     port = listener.sockets[0].getsockname()[1]
-    tmp = args.port_file + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("%d\n" % port)
-    os.replace(tmp, args.port_file)
+    publish(args.port_file, "%d\n" % port)
     deadline = time.monotonic() + args.lifetime
     while time.monotonic() < deadline:
         if args.parent_pid and not pid_alive(args.parent_pid):

@@ -38,7 +38,7 @@ import time
 import urllib.parse
 
 from certificates import issue
-from lifecycle import pid_alive
+from lifecycle import pid_alive, publish
 import venvs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -115,10 +115,7 @@ async def serve(args):
     if authority:
         secure = await websockets_serve(handler, "127.0.0.1", 0, ssl=certificate(authority), **options)
         ports["tls"] = secure.sockets[0].getsockname()[1]
-    tmp = args.port_file + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(ports, f)
-    os.replace(tmp, args.port_file)
+    publish(args.port_file, json.dumps(ports))
     deadline = time.monotonic() + args.lifetime
     while time.monotonic() < deadline:
         if args.parent_pid and not pid_alive(args.parent_pid):
