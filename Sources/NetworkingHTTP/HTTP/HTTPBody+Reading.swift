@@ -79,12 +79,24 @@ extension HTTPBody {
     public func collect(upTo limit: Int) async throws -> Data {
         if let data { return try Self.check(data, limit) }
         var collected = Data()
-        if let length, length <= limit { collected.reserveCapacity(Int(length)) }
+        var chunks = 0
         do {
             for try await chunk in self {
                 guard collected.count + chunk.count <= limit else {
                     cancel()
                     throw TooLargeError(limit: limit)
+                }
+                chunks += 1
+                if chunks == 1 {
+                    // The first chunk as it came: a body of one chunk (most small answers) is neither copied nor
+                    // given a buffer of its own.
+                    collected = chunk
+                    continue
+                }
+                if chunks == 2, let length, length <= limit {
+                    var whole = Data(capacity: Int(length))
+                    whole.append(collected)
+                    collected = whole
                 }
                 collected.append(chunk)
             }
