@@ -11,7 +11,8 @@ import NetworkingHTTP
 /// limit, or, for a stream or a download, hand the body on under an idle limit.
 ///
 /// The time limit (the attempt timeout, or the time left before the call's deadline if that is shorter) covers
-/// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``.
+/// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``
+/// (on an ``InterruptibleTransport``, its path ``withInterruption(after:clock:discard:_:)``, called directly).
 ///
 /// A class, immutable: the attempt is captured by the chain's terminal, the time limit's operation and the redirect
 /// loop, and a copy of a struct this size (a request, two sets, a clock, a transport) cost a tenth of an in-memory
@@ -130,19 +131,20 @@ package final class Attempt: Sendable {
         _ request: HTTPRequest, observer: (any AttemptObserver)? = nil
     ) async throws -> (HTTPResponse, HTTPBody) {
         let (limit, scope) = timeLimit()
-        let what = form == .buffered ? "no complete response" : "no response head"
-        let timedOut = timeoutError(scope: scope, limit: limit, sent: request, what: what)
-        guard limit > .zero else { throw recording(timedOut()) }
+        guard limit > .zero else { throw recording(timeoutError(scope: scope, limit: limit, sent: request)) }
         let answer: (HTTPResponse, HTTPBody, HTTPRequest)
         do {
-            let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
-                let (response, body, sent) = try await followingRedirects(request)
-                observer?.responseHeadReceived(response)
-                return try await finish(response, body, sent: sent)
+            // A cancelled caller can only end in cancellation, never in a time-out: no timer then (as withTimeLimit).
+            if transportIsInterruptible, !Task.isCancelled {
+                answer = try await interruptibly(request, limit: limit, scope: scope, observer: observer)
+            } else {
+                let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
+                    try await sendAndRead(request, observer: observer)
+                }
+                let error = timeoutError(scope: scope, limit: limit, sent: request, what: limitedPart)
+                answer = try await withTimeLimit(
+                    limit, clock: clock, onTimeout: error, discard: { $0.1.cancel() }, operation)
             }
-            answer = try await withTimeLimit(
-                limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() },
-                interruptible: transportIsInterruptible, operation)
         } catch let error as NetworkError {
             throw recording(error)
         } catch {
@@ -156,6 +158,33 @@ package final class Attempt: Sendable {
         if body.isStreaming { IdleWatch.start(on: body, attempt: self, sent: sent) }
         return (response, body)
     }
+
+    /// The exchange on a transport that stops its own transfers (``InterruptibleTransport``): in the calling task,
+    /// under the limit's ``TransferInterruption``, with no closure or error made unless the limit passes.
+    @inline(never)
+    private func interruptibly(
+        _ request: HTTPRequest, limit: Duration, scope: NetworkError.TimeoutScope, observer: (any AttemptObserver)?
+    ) async throws -> (HTTPResponse, HTTPBody, HTTPRequest) {
+        let discard: ((HTTPResponse, HTTPBody, HTTPRequest)) -> Void = { $0.1.cancel() }
+        let answer = try await withInterruption(after: limit, clock: clock, discard: discard) {
+            try await sendAndRead(request, observer: observer)
+        }
+        guard let answer else { throw timeoutError(scope: scope, limit: limit, sent: request) }
+        return answer
+    }
+
+    /// The answer to `request` in the call's form, redirects followed: what the time limit covers.
+    @inline(__always)
+    private func sendAndRead(
+        _ request: HTTPRequest, observer: (any AttemptObserver)?
+    ) async throws -> (HTTPResponse, HTTPBody, HTTPRequest) {
+        let (response, body, sent) = try await followingRedirects(request)
+        observer?.responseHeadReceived(response)
+        return try await finish(response, body, sent: sent)
+    }
+
+    /// What the time limit covers, for its error: the whole response of a buffered call, the head of a stream.
+    private var limitedPart: String { form == .buffered ? "no complete response" : "no response head" }
 
     /// Checks the status, then reads the body as the call's form asks.
     @inline(__always)
@@ -249,13 +278,29 @@ package final class Attempt: Sendable {
         -> @Sendable () -> NetworkError
     {
         { [name, builtRequest, deadline] in
-            NetworkError(
-                .timedOut(scope), requestName: name,
-                message: scope == .call
-                    ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
-                    : "\(what) within the attempt time limit of \(limit)",
-                builtRequest: builtRequest, sentRequest: sent)
+            Self.timeoutError(
+                scope: scope, limit: limit, sent: sent, what: what, name: name, builtRequest: builtRequest,
+                deadline: deadline)
         }
+    }
+
+    /// The time-out error of this attempt's own limit, made now.
+    private func timeoutError(scope: NetworkError.TimeoutScope, limit: Duration, sent: HTTPRequest) -> NetworkError {
+        Self.timeoutError(
+            scope: scope, limit: limit, sent: sent, what: limitedPart, name: name, builtRequest: builtRequest,
+            deadline: deadline)
+    }
+
+    private static func timeoutError(
+        scope: NetworkError.TimeoutScope, limit: Duration, sent: HTTPRequest, what: String, name: String,
+        builtRequest: HTTPRequest, deadline: CallDeadline?
+    ) -> NetworkError {
+        NetworkError(
+            .timedOut(scope), requestName: name,
+            message: scope == .call
+                ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
+                : "\(what) within the attempt time limit of \(limit)",
+            builtRequest: builtRequest, sentRequest: sent)
     }
 
     /// Maps what a transport threw: cancellation and ``NetworkError`` pass through; everything else becomes a
