@@ -1,5 +1,9 @@
 import Foundation
 
+#if os(Linux)
+    import Synchronization
+#endif
+
 /// The shared state of one ``HTTPBody``: the bounded buffer between the producer (a transport) and the
 /// one reader, and the observers told when the stream ends.
 package final class BodyBuffer: Sendable {
@@ -43,7 +47,15 @@ package final class BodyBuffer: Sendable {
     )
 
     package let limit: Int
-    package let state: LockedBox<State>
+    /// The state, behind a lock kept in the object itself on Linux (`Mutex`: every response body makes one); a lock
+    /// box where `Mutex` needs a newer OS.
+    // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
+    // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
+    #if os(Linux) && !NETWORKING_APPLE_PATHS
+        package let state: Mutex<State>
+    #else
+        package let state: LockedBox<State>
+    #endif
 
     /// The most a body buffers before anyone reads it: 128 KiB (8 network reads of 16 KiB). The transport hands the
     /// head over while the body keeps arriving; until the caller reads, or writes the body through (a download),
@@ -53,7 +65,12 @@ package final class BodyBuffer: Sendable {
 
     package init(limit: Int, onDemand: (@Sendable () -> Void)?) {
         self.limit = max(1, limit)
-        self.state = LockedBox(State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit)))
+        let state = State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit))
+        #if os(Linux) && !NETWORKING_APPLE_PATHS
+            self.state = Mutex(state)
+        #else
+            self.state = LockedBox(state)
+        #endif
     }
 
     /// Adds a chunk; returns whether the reader has room for more.
@@ -205,7 +222,7 @@ package final class BodyBuffer: Sendable {
             finish(.cancelled)
         }
         // A producer may hand the chunk over before this task has suspended; it released this lock after making it.
-        if waited { state.synchronize() }
+        if waited { state.withLock { _ in } }
         return chunk
     }
 
