@@ -46,11 +46,9 @@ package func withTimeLimit<T: Sendable>(
 package func withInterruption<T: Sendable>(
     after limit: Duration, clock: any NetworkClock, discard: ((T) -> Void)?, _ operation: () async throws -> T
 ) async throws -> T? {
-    // The interruption is its own claim: one object and one lock for the race and the transfers to stop.
-    let interruption = TransferInterruption()
-    let timer = clock.schedule(after: limit.clampedForTimers) {
-        if interruption.claim(byTimer: true) { interruption.interrupt() }
-    }
+    // The interruption is its own claim: one object and one lock for the race and the transfers to stop. Armed and
+    // settled in plain functions, whose locals stay out of this async frame (alive for the whole attempt).
+    let (interruption, timer) = TransferInterruption.arm(after: limit, clock: clock)
     let result: Result<T, any Error>
     do {
         result = .success(try await TransferInterruption.$current.withValue(interruption) { try await operation() })
@@ -58,6 +56,18 @@ package func withInterruption<T: Sendable>(
         result = .failure(error)
     }
     return try interruption.settle(result, timer: timer, discard: discard)
+}
+
+extension TransferInterruption {
+    /// A new interruption and the timer that fires it after `limit` on `clock`.
+    @inline(never)
+    fileprivate static func arm(after limit: Duration, clock: any NetworkClock) -> (TransferInterruption, ClockTimer) {
+        let interruption = TransferInterruption()
+        let timer = clock.schedule(after: limit.clampedForTimers) {
+            if interruption.claim(byTimer: true) { interruption.interrupt() }
+        }
+        return (interruption, timer)
+    }
 }
 
 /// The general path: the operation in a task of its own, which the timer cancels.
@@ -97,6 +107,7 @@ extension TimeLimitClaim {
     }
 
     /// ``settle(_:timer:discard:onTimeout:)`` for a caller that makes its time-out error itself: `nil` for it.
+    @inline(never)
     func settle<T>(_ result: Result<T, any Error>, timer: ClockTimer, discard: ((T) -> Void)?) throws -> T? {
         timer.cancel()
         if claim(byTimer: false) { return try result.get() }
