@@ -171,6 +171,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
         var field = HTTPField(name: name, value: value, isSensitive: sensitive)
         guard admit(&field) else { return }
         guard let first = firstIndex(named: name) else {
+            makeRoom()
             fields.append(field)
             return
         }
@@ -239,11 +240,21 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     public mutating func append(_ newElement: HTTPField) {
         // The usual case (a valid field, no declared names, no refusal yet) without a copy of the field to admit.
         if rare == nil, newElement.name.isValid, HTTPToken.isValidFieldValue(newElement.value) {
+            makeRoom()
             fields.append(newElement)
             return
         }
         var field = newElement
-        if admit(&field) { fields.append(field) }
+        if admit(&field) {
+            makeRoom()
+            fields.append(field)
+        }
+    }
+
+    /// Before a field is added to full storage: room for a few at once. Fields are added one at a time (behaviors
+    /// set a header each), and the array would grow from one to two to four.
+    private mutating func makeRoom() {
+        if fields.count == fields.capacity { fields.reserveCapacity(Swift.max(4, 2 * fields.count)) }
     }
 
     /// Fields are equal when they hold the same fields in the same order and the same refusal.
