@@ -68,7 +68,7 @@ public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
         /// The lower-cased name (`nil` when it is written in lower case already) and whether it is a token.
         @inline(__always)
         private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (String?, Bool) {
-            (HTTPToken.lowercasedASCII(bytes), !bytes.isEmpty && bytes.allSatisfy(HTTPToken.isTokenByte))
+            (HTTPToken.lowercasedASCII(bytes: bytes), !bytes.isEmpty && bytes.allSatisfy(HTTPToken.isTokenByte))
         }
 
         /// Creates a name from a string literal: `"X-API-Key"`.

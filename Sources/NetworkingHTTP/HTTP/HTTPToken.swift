@@ -24,13 +24,13 @@ package enum HTTPToken {
     /// `text` with ASCII letters lower-cased; the same string, without a copy, when it has no capital letter.
     package static func lowercasedASCII(_ text: String) -> String {
         var text = text
-        return text.withUTF8 { bytes in lowercasedASCII(bytes) } ?? text
+        return text.withUTF8 { lowercasedASCII(bytes: $0) } ?? text
     }
 
     /// `bytes` with ASCII letters lower-cased, as a string; `nil` when they have no capital letter (the caller
     /// keeps the string it has). Written straight into the new string, with no intermediate array: a name of up
     /// to 15 bytes (most field names) then allocates nothing.
-    package static func lowercasedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func lowercasedASCII(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.contains(where: isCapitalLetter) else { return nil }
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
             for index in bytes.indices {
