@@ -192,9 +192,11 @@ struct Report {
         var summary = TargetSummary()
         let one = loopback.rows.first { $0.concurrency == 1 }
         let sixteen = loopback.rows.first { $0.concurrency == 16 }
-        summary.atLeast("e2e-1-caller", one?.ratio ?? .nan, "ratio", 0.90)
+        // One caller against raw data(for:): information since issue 43 (three delegate callbacks a response on
+        // Linux's Foundation against data(for:)'s one completion, see the benchmarks README).
+        summary.reported("e2e-1-caller", one?.ratio ?? .nan, "ratio", reference: 0.90)
         summary.atLeast("e2e-16-callers", sixteen?.ratio ?? .nan, "ratio", 1.00)
-        summary.atLeast("client-no-behaviors-1-caller", one.map { $0.bare / $0.raw } ?? .nan, "ratio", 0.95)
+        summary.reported("client-no-behaviors-1-caller", one.map { $0.bare / $0.raw } ?? .nan, "ratio", reference: 0.95)
         summary.atMost("chain-six-overhead", (ns["(c) client, full chain of six"] ?? .nan) - empty, "ns", 2_000)
         summary.atMost("client-overhead", empty - direct, "ns", 2_000)
         summary.atMost("timer-path", (ns["(b) EmptyBehavior, plain transport*"] ?? .nan) - empty, "ns", 3_000)
