@@ -67,6 +67,13 @@ bench: ## Measure the client side by side in one run (release build; installs ng
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq curl >/dev/null; } \
 		|| { echo "curl could not be installed; install it (apt-get install curl) and run make bench again"; exit 1; }
+	@# Part 9 counts per call with valgrind (allocations, instructions), perf or strace (futex calls) and objcopy.
+	@missing=""; for tool in valgrind:valgrind strace:strace objcopy:binutils; do \
+		command -v $${tool%%:*} >/dev/null 2>&1 || missing="$$missing $${tool#*:}"; done; \
+	if [ -n "$$missing" ]; then echo "Installing$$missing (Debian) for the counts of part 9..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null \
+		|| { echo "install$$missing and run make bench again"; exit 1; }; fi
 	@echo "Building the benchmarks in release mode..."
 	@$(SWIFT) build -q -c release --product Benchmarks
 	@$(SWIFT) run -q -c release --skip-build Benchmarks $(ARGS)

@@ -3,10 +3,22 @@ import Foundation
 /// `make bench`: measures the cost of the client side by side in one run and prints one table.
 ///
 /// Options: `--soak [CALLS]` (make soak, alone), `--quick` (fewer rounds, for a smoke test), `--rounds N`, `--chain-only` (part 1 alone), `--loopback-only` (part 2 alone), `--streaming-only` (part 5 alone), `--websocket-only` (part 8 alone), `--profile
-/// a|b|c [N]` (one in-memory variant N times, for a profiler).
+/// a|b|c [N]` (one in-memory variant N times, for a profiler), `--counts` (part 9 alone).
 @main
 struct BenchmarkApp {
-    static func main() async {
+    /// A synchronous entry that waits for the benchmarks' task: valgrind 3.19 (Debian 12) crashes at the start of a
+    /// program with an `async` main (its main thread parks in `rt_sigsuspend` inside `dispatch_main`), and part 9
+    /// runs this binary under valgrind.
+    static func main() {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await run()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func run() async {
         let arguments = CommandLine.arguments
         let quick = arguments.contains("--quick")
         let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 3 : 7)
@@ -72,6 +84,21 @@ struct BenchmarkApp {
                 try await CurlMemoryBenchmark.childPhase(kind: arguments[index + 1], url: arguments[index + 2])
                 return
             }
+            if let index = arguments.firstIndex(of: "--counts-phase"), index + 3 < arguments.count,
+                let calls = Int(arguments[index + 3])
+            {
+                try await CountedPhase.child(part: arguments[index + 1], url: arguments[index + 2], calls: calls)
+                return
+            }
+            if arguments.contains("--counts") {
+                let counts = CountsBenchmark(short: 1_000, long: quick ? 2_000 : 4_000)
+                let rows = try counts.run()
+                var summary = TargetSummary()
+                CountsBenchmark.addTargets(rows, to: &summary)
+                print(CountsBenchmark.describe(rows, short: counts.short, long: counts.long))
+                print(summary.text)
+                return
+            }
             if let index = arguments.firstIndex(of: "--curl-probe"), index + 1 < arguments.count {
                 try await CurlProbe.run(
                     count: Int(arguments[index + 1]) ?? 2_000, parts: Array(arguments[(index + 2)...]))
@@ -118,6 +145,8 @@ struct BenchmarkApp {
             let curl = try await CurlBenchmark(rounds: rounds, requestsPerRound: quick ? 300 : 2_000)
                 .run(payload: ChainBenchmark.Payload.oneKilobyte)
             let curlMemory = try await CurlMemoryBenchmark.run()
+            let counts = CountsBenchmark(short: 1_000, long: quick ? 2_000 : 4_000)
+            let countRows = try counts.run()
             let report = Report(
                 rounds: rounds, chain: chain.rows, payloadBytes: chain.payloadBytes, loopback: loopback,
                 memory: memory, timerMemory: timerMemory)
@@ -125,11 +154,13 @@ struct BenchmarkApp {
             print(DownloadBenchmark.describe(downloaded))
             print(CurlBenchmark.describe(curl))
             print(CurlMemoryBenchmark.describe(curlMemory))
+            print(CountsBenchmark.describe(countRows, short: counts.short, long: counts.long))
             print("")
             var targets = report.targets
             Report.addDownloadTargets(downloaded, to: &targets)
             CurlBenchmark.addTargets(curl, to: &targets)
             CurlMemoryBenchmark.addTargets(curlMemory, to: &targets)
+            CountsBenchmark.addTargets(countRows, to: &targets)
             print(targets.text)
             print(try StreamingBenchmark(rounds: rounds, events: quick ? 20_000 : 200_000).targets().text)
             let webSocket = try await WebSocketBenchmark.run(quick: quick)
@@ -161,9 +192,11 @@ struct Report {
         var summary = TargetSummary()
         let one = loopback.rows.first { $0.concurrency == 1 }
         let sixteen = loopback.rows.first { $0.concurrency == 16 }
-        summary.atLeast("e2e-1-caller", one?.ratio ?? .nan, "ratio", 0.90)
+        // One caller against raw data(for:): information since issue 43 (three delegate callbacks a response on
+        // Linux's Foundation against data(for:)'s one completion, see the benchmarks README).
+        summary.reported("e2e-1-caller", one?.ratio ?? .nan, "ratio", reference: 0.90)
         summary.atLeast("e2e-16-callers", sixteen?.ratio ?? .nan, "ratio", 1.00)
-        summary.atLeast("client-no-behaviors-1-caller", one.map { $0.bare / $0.raw } ?? .nan, "ratio", 0.95)
+        summary.reported("client-no-behaviors-1-caller", one.map { $0.bare / $0.raw } ?? .nan, "ratio", reference: 0.95)
         summary.atMost("chain-six-overhead", (ns["(c) client, full chain of six"] ?? .nan) - empty, "ns", 2_000)
         summary.atMost("client-overhead", empty - direct, "ns", 2_000)
         summary.atMost("timer-path", (ns["(b) EmptyBehavior, plain transport*"] ?? .nan) - empty, "ns", 3_000)

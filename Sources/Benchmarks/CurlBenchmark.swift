@@ -140,9 +140,11 @@ struct CurlBenchmark {
     }
 
     static func addTargets(_ result: Result, to summary: inout TargetSummary) {
-        summary.atLeast("curl-1-caller", (result.chain[1] ?? .nan) / (result.raw[1] ?? .nan), "ratio", 3.0)
+        // The one-caller ratios (against raw data(for:) and the bare engine) are information since issue 43: one
+        // caller's figure is bound by one thread wake-up a call (benchmarks README); the goals are at 16 callers.
+        summary.reported("curl-1-caller", (result.chain[1] ?? .nan) / (result.raw[1] ?? .nan), "ratio", reference: 3.0)
         summary.atLeast("curl-16-callers", (result.chain[16] ?? .nan) / (result.raw[16] ?? .nan), "ratio", 8.0)
-        summary.atLeast("curl-vs-engine", (result.chain[1] ?? .nan) / result.engine, "ratio", 0.80)
+        summary.reported("curl-vs-engine", (result.chain[1] ?? .nan) / result.engine, "ratio", reference: 0.80)
         summary.atMost("curl-cpu-per-request", result.cpuMicroseconds, "µs", 100, digits: 1)
         summary.atLeast("curl-16-vs-engine", (result.chain[16] ?? .nan) / result.engine16, "ratio", 0.80)
         summary.atMost(

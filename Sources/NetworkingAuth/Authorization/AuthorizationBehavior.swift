@@ -48,10 +48,8 @@ public struct AuthorizationBehavior: RequestBehavior {
     /// - Returns: The request with the header set (replacing any previous value), or unchanged.
     /// - Throws: The store's error.
     public func modify(request: HTTPRequest, context: RequestContext) async throws -> HTTPRequest {
-        guard !context.explicitHeaderNames.contains(scheme.headerName.canonicalName) else { return request }
-        guard let token = try await store.token(), !token.isEmpty else { return request }
         var request = request
-        request.headerFields[sensitive: scheme.headerName] = scheme.headerValue(for: token)
+        try await rewrite(&request, context: context)
         return request
     }
 
@@ -68,6 +66,16 @@ public struct AuthorizationBehavior: RequestBehavior {
         HTTPResponse, HTTPResponse.Body
     ) {
         try await next(try await modify(request: request, context: context))
+    }
+}
+
+extension AuthorizationBehavior: RequestRewritingBehavior {
+    /// Sets the header in place: what ``modify(request:context:)`` does to a copy, and what the chain runs when this
+    /// behavior shares a level with other rewriters.
+    package func rewrite(_ request: inout HTTPRequest, context: RequestContext) async throws {
+        guard !context.explicitHeaderNames.contains(scheme.headerName.canonicalName) else { return }
+        guard let token = try await store.token(), !token.isEmpty else { return }
+        request.headerFields[sensitive: scheme.headerName] = scheme.headerValue(for: token)
     }
 }
 

@@ -7,6 +7,10 @@ package struct BehaviorChain: Sendable {
     /// The leaf behaviors, outermost first: `EmptyBehavior`s dropped, `CombinedBehavior`s expanded, sorted by
     /// placement (the order given kept within a placement).
     package let behaviors: [any RequestBehavior]
+    /// The behaviors as the handler nests them, outermost first: each on its own, but for a run of request
+    /// rewriters (``RequestRewritingBehavior``) outside the wire stage, which share one level. Found once, with the
+    /// chain.
+    private let levels: [Level]
     /// What makes the chain unusable, found when it is built: the client refuses to be built with it.
     package let conflict: BehaviorConflictError?
     /// Whether a behavior of the wire stage (a cache, coalescing) is in the chain.
@@ -22,6 +26,7 @@ package struct BehaviorChain: Sendable {
         for behavior in behaviors { Self.appendLeaves(of: behavior, to: &leaves) }
         let behaviors = Self.ordered(leaves.filter { !($0 is BehaviorOverride) })
         self.behaviors = behaviors
+        self.levels = Self.levels(of: behaviors)
         if let override = leaves.lazy.compactMap({ $0 as? BehaviorOverride }).first {
             self.conflict = BehaviorConflictError(.overrideOutsideCall(override.subject))
         } else {
@@ -54,6 +59,7 @@ package struct BehaviorChain: Sendable {
         // The common case (no per-request behavior) by a type comparison, not a dynamic cast.
         if type(of: perRequest) == EmptyBehavior.self {
             self.behaviors = outer
+            self.levels = clientWide.levels
             self.conflict = nil
             return
         }
@@ -83,7 +89,40 @@ package struct BehaviorChain: Sendable {
         self.conflict = Self.duplicate(in: own)
         let taken = Set(own.lazy.map(\.placement).filter(\.isExclusive))
         if !taken.isEmpty { outer.removeAll { taken.contains($0.placement) } }
-        self.behaviors = Self.merge(Self.ordered(outer), own)
+        let behaviors = Self.merge(Self.ordered(outer), own)
+        self.behaviors = behaviors
+        self.levels = Self.levels(of: behaviors)
+    }
+
+    /// One level of the nested handler.
+    private enum Level {
+        case one(any RequestBehavior)
+        /// Request rewriters in a row, outermost first; never empty.
+        case rewriters([any RequestRewritingBehavior])
+
+        var stage: BehaviorPlacement.Stage {
+            switch self {
+            case .one(let behavior): behavior.placement.stage
+            case .rewriters(let run): run[0].placement.stage
+            }
+        }
+    }
+
+    /// The levels of `behaviors` (outermost first): consecutive rewriters outside the wire stage share one.
+    private static func levels(of behaviors: [any RequestBehavior]) -> [Level] {
+        var levels: [Level] = []
+        var run: [any RequestRewritingBehavior] = []
+        for behavior in behaviors {
+            if let rewriter = behavior as? any RequestRewritingBehavior, behavior.placement.stage != .wire {
+                run.append(rewriter)
+                continue
+            }
+            if !run.isEmpty { levels.append(run.count == 1 ? .one(run[0]) : .rewriters(run)) }
+            run = []
+            levels.append(.one(behavior))
+        }
+        if !run.isEmpty { levels.append(run.count == 1 ? .one(run[0]) : .rewriters(run)) }
+        return levels
     }
 
     private static func appendLeaves(of behavior: any RequestBehavior, to leaves: inout [any RequestBehavior]) {
@@ -141,20 +180,28 @@ package struct BehaviorChain: Sendable {
     ) -> NextHandler {
         // One object holds what every level needs, so each level's closure captures one reference rather than a copy
         // of the context and the request.
-        guard !behaviors.isEmpty else { return terminal }
+        guard !levels.isEmpty else { return terminal }
         let call = Call(context: context, builtRequest: builtRequest)
         var next = terminal
         var wireStarted = false
-        for behavior in behaviors.reversed() {
-            if let beforeWire, wireStarted, behavior.placement.stage != .wire {
+        for level in levels.reversed() {
+            let stage = level.stage
+            if let beforeWire, wireStarted, stage != .wire {
                 let inner = next
                 next = { request in try await inner(try beforeWire(request)) }
                 wireStarted = false
             }
-            if behavior.placement.stage == .wire { wireStarted = true }
+            if stage == .wire { wireStarted = true }
             let inner = next
-            next = { request in
-                try await Self.run(behavior, request, call, inner)
+            switch level {
+            case .one(let behavior):
+                next = { request in
+                    try await Self.run(behavior, request, call, inner)
+                }
+            case .rewriters(let run):
+                next = { request in
+                    try await Self.rewrite(request, through: run, call, inner)
+                }
             }
         }
         if let beforeWire, wireStarted {
@@ -188,6 +235,29 @@ package struct BehaviorChain: Sendable {
             return try await behavior.intercept(request, context: call.context, next: next)
         } catch {
             throw attributed(error, to: behavior, call)
+        }
+    }
+
+    /// Runs a level of request rewriters: each rewrites the request in turn, then the request goes on; what each one
+    /// throws is attributed to it, as its own level would.
+    private static func rewrite(
+        _ request: HTTPRequest,
+        through run: [any RequestRewritingBehavior],
+        _ call: Call,
+        _ next: @escaping NextHandler
+    ) async throws -> (HTTPResponse, HTTPResponse.Body) {
+        var request = request
+        for behavior in run {
+            do {
+                try await behavior.rewrite(&request, context: call.context)
+            } catch {
+                throw attributed(error, to: behavior, call)
+            }
+        }
+        do {
+            return try await next(request)
+        } catch {
+            throw attributed(error, to: run[run.count - 1], call)
         }
     }
 

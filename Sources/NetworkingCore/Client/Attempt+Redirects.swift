@@ -22,16 +22,30 @@ extension Attempt {
                 return (response.url == nil ? Self.answered(response, by: hop) : response, body, hop)
             case .refuse(let code, let message):
                 body.cancel()
-                throw TransportError(code, message)
+                throw Self.refusal(code, message)
             case .follow(let next):
                 body.cancel()
-                try Task.checkCancellation()
-                if let problem = RequestValidator.problem(in: next) {
-                    throw TransportError(.redirectRefused, "the redirect target cannot be requested: \(problem)")
-                }
-                hop = next
+                hop = try Self.checkedHop(next)
             }
         }
+    }
+
+    // The two below are out of line: inlined, their locals were in the frame of every call, redirected or not.
+
+    /// The error of a refused redirect.
+    @inline(never)
+    private static func refusal(_ code: TransportError.Code, _ message: String) -> TransportError {
+        TransportError(code, message)
+    }
+
+    /// The request of the next hop, checked, unless the call was cancelled meanwhile.
+    @inline(never)
+    private static func checkedHop(_ next: HTTPRequest) throws -> HTTPRequest {
+        try Task.checkCancellation()
+        if let problem = RequestValidator.problem(in: next) {
+            throw TransportError(.redirectRefused, "the redirect target cannot be requested: \(problem)")
+        }
+        return next
     }
 
     /// `response` with the URL of the request it answers, when the transport did not say.

@@ -11,7 +11,8 @@ import NetworkingHTTP
 /// limit, or, for a stream or a download, hand the body on under an idle limit.
 ///
 /// The time limit (the attempt timeout, or the time left before the call's deadline if that is shorter) covers
-/// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``.
+/// the head, and for a buffered call the body too; it is the one mechanism of ``withTimeLimit(_:clock:onTimeout:discard:_:)``
+/// (on an ``InterruptibleTransport``, its path ``withInterruption(after:clock:discard:_:)``, called directly).
 ///
 /// A class, immutable: the attempt is captured by the chain's terminal, the time limit's operation and the redirect
 /// loop, and a copy of a struct this size (a request, two sets, a clock, a transport) cost a tenth of an in-memory
@@ -99,6 +100,14 @@ package final class Attempt: Sendable {
         guard let observer = TransferObservation.startAttempt(request) else {
             return try await exchange(try checkedRecordingRefusal(request))
         }
+        return try await observed(request, by: observer)
+    }
+
+    /// ``run(_:)`` reported to `observer`: in a function of its own, as its frame is needed only when someone observes.
+    @inline(never)
+    private func observed(_ request: HTTPRequest, by observer: any AttemptObserver) async throws -> (
+        HTTPResponse, HTTPBody
+    ) {
         do {
             let request = try checkedRecordingRefusal(request)
             let (response, body) = try await TransferObservation.$attempt.withValue(observer) {
@@ -123,31 +132,80 @@ package final class Attempt: Sendable {
 
     /// Sends `request` under the attempt's time limit and returns the answer in the call's form. Not inlined into
     /// ``run(_:)``, which calls it on two paths: inlined, its locals were in `run`'s frame twice (5 KB instead of
-    /// 0.8 KB, alive for the whole attempt). ``finish(_:_:sent:)`` and ``followingRedirects(_:)`` are inlined into
-    /// its operation: each async function entered costs the runtime an executor check.
+    /// 0.8 KB, alive for the whole attempt). Each way of limiting the time is a function of its own (an async frame
+    /// is sized for every path of its function, and 10,000 calls in flight keep 10,000 of them), and the work around
+    /// the wait (errors, the record) is in plain functions, whose locals are not in a frame. ``finish(_:_:sent:)`` and
+    /// ``followingRedirects(_:)`` are inlined into the limited operation: each async function entered costs the
+    /// runtime an executor check.
     @inline(never)
     private func exchange(
         _ request: HTTPRequest, observer: (any AttemptObserver)? = nil
     ) async throws -> (HTTPResponse, HTTPBody) {
+        // A cancelled caller can only end in cancellation, never in a time-out: no timer then (as withTimeLimit).
+        if transportIsInterruptible, !Task.isCancelled { return try await interruptibly(request, observer: observer) }
+        return try await inTask(request, observer: observer)
+    }
+
+    /// The exchange on a transport that stops its own transfers (``InterruptibleTransport``): in the calling task,
+    /// under the limit's ``TransferInterruption``, with no closure or error made unless the limit passes.
+    @inline(never)
+    private func interruptibly(
+        _ request: HTTPRequest, observer: (any AttemptObserver)?
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let (limit, scope) = timeLimit()
-        let what = form == .buffered ? "no complete response" : "no response head"
-        let timedOut = timeoutError(scope: scope, limit: limit, sent: request, what: what)
-        guard limit > .zero else { throw recording(timedOut()) }
+        guard limit > .zero else { throw timedOut(scope: scope, limit: limit, sent: request) }
+        let answer: (HTTPResponse, HTTPBody, HTTPRequest)?
+        do {
+            answer = try await withInterruption(after: limit, clock: clock, discard: Self.cancelBody) {
+                try await sendAndRead(request, observer: observer)
+            }
+        } catch {
+            throw recording(error, sent: request)
+        }
+        guard let answer else { throw timedOut(scope: scope, limit: limit, sent: request) }
+        return delivered(answer)
+    }
+
+    /// The exchange on any other transport, or for a cancelled caller: through
+    /// ``withTimeLimit(_:clock:onTimeout:discard:interruptible:_:)``, which runs it in a task of its own that the
+    /// limit cancels.
+    @inline(never)
+    private func inTask(
+        _ request: HTTPRequest, observer: (any AttemptObserver)?
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        let (limit, scope) = timeLimit()
+        guard limit > .zero else { throw timedOut(scope: scope, limit: limit, sent: request) }
+        let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
+            try await sendAndRead(request, observer: observer)
+        }
+        let error = timeoutError(scope: scope, limit: limit, sent: request, what: limitedPart)
         let answer: (HTTPResponse, HTTPBody, HTTPRequest)
         do {
-            let operation: @Sendable () async throws -> (HTTPResponse, HTTPBody, HTTPRequest) = { [self] in
-                let (response, body, sent) = try await followingRedirects(request)
-                observer?.responseHeadReceived(response)
-                return try await finish(response, body, sent: sent)
-            }
-            answer = try await withTimeLimit(
-                limit, clock: clock, onTimeout: timedOut, discard: { $0.1.cancel() },
-                interruptible: transportIsInterruptible, operation)
-        } catch let error as NetworkError {
-            throw recording(error)
+            answer = try await withTimeLimit(limit, clock: clock, onTimeout: error, discard: Self.cancelBody, operation)
         } catch {
-            throw recording(failure(error, sent: request))
+            throw recording(error, sent: request)
         }
+        return delivered(answer)
+    }
+
+    /// What the limit does with an answer that came after it passed: its body is cancelled.
+    private static let cancelBody: @Sendable ((HTTPResponse, HTTPBody, HTTPRequest)) -> Void = { $0.1.cancel() }
+
+    /// The time-out of this attempt's own limit, recorded as its outcome.
+    @inline(never)
+    private func timedOut(scope: NetworkError.TimeoutScope, limit: Duration, sent request: HTTPRequest) -> any Error {
+        recording(timeoutError(scope: scope, limit: limit, sent: request))
+    }
+
+    /// What the exchange threw, as the call sees it, recorded as this attempt's outcome.
+    @inline(never)
+    private func recording(_ error: any Error, sent request: HTTPRequest) -> any Error {
+        recording(error is NetworkError ? error : failure(error, sent: request))
+    }
+
+    /// Records the answer of the exchange and hands it on: an arriving body under the idle limit.
+    @inline(never)
+    private func delivered(_ answer: (HTTPResponse, HTTPBody, HTTPRequest)) -> (HTTPResponse, HTTPBody) {
         let (response, body, sent) = answer
         record.withLock { record in
             record.lastSent = sent
@@ -157,7 +215,21 @@ package final class Attempt: Sendable {
         return (response, body)
     }
 
-    /// Checks the status, then reads the body as the call's form asks.
+    /// The answer to `request` in the call's form, redirects followed: what the time limit covers.
+    @inline(__always)
+    private func sendAndRead(
+        _ request: HTTPRequest, observer: (any AttemptObserver)?
+    ) async throws -> (HTTPResponse, HTTPBody, HTTPRequest) {
+        let (response, body, sent) = try await followingRedirects(request)
+        observer?.responseHeadReceived(response)
+        return try await finish(response, body, sent: sent)
+    }
+
+    /// What the time limit covers, for its error: the whole response of a buffered call, the head of a stream.
+    private var limitedPart: String { form == .buffered ? "no complete response" : "no response head" }
+
+    /// Checks the status, then reads the body as the call's form asks. Each failure is made in a function of its own:
+    /// inlined here, its locals were in the frame of every call (alive for the whole attempt).
     @inline(__always)
     private func finish(_ response: HTTPResponse, _ body: HTTPBody, sent: HTTPRequest) async throws -> (
         HTTPResponse, HTTPBody, HTTPRequest
@@ -165,39 +237,58 @@ package final class Attempt: Sendable {
         let bodiless = sent.method == .head || response.status.code == 204 || response.status.code == 304
         if bodiless { body.cancel() }
         guard acceptable.contains(response.status.code) else {
-            let limit = max(0, form == .buffered ? maximumBodySize : Self.streamedErrorBodyLimit)
-            let data = bodiless ? Data() : await Self.prefix(of: body, limit: limit)
-            throw NetworkError(
-                .unacceptableStatus(response.status.code), requestName: name,
-                message: "the server answered \(response.status)", builtRequest: builtRequest, sentRequest: sent,
-                response: response, body: data)
+            throw await unacceptable(response, body, bodiless: bodiless, sent: sent)
         }
         if bodiless { return (response, .empty, sent) }
         guard form == .buffered else { return (response, body, sent) }
-        if let announced = response.headerFields[.contentLength].flatMap({
-            Int64($0.trimmingSpacesAndTabs)
-        }),
-            announced > maximumBodySize
-        {
-            body.cancel()
-            throw TransportError(
-                .responseTooLarge, "Content-Length \(announced) exceeds the limit of \(maximumBodySize) bytes")
-        }
-        if let data = body.data {
-            // Already in memory (a mock, a fixture, a cache): nothing to wait for, so no read to suspend on.
-            guard data.count <= maximumBodySize else {
-                throw TransportError(.responseTooLarge, HTTPBody.TooLargeError(limit: maximumBodySize).description)
-            }
-            return (response, body, sent)
-        }
+        if let error = tooLarge(response, body) { throw error }
+        if body.data != nil { return (response, body, sent) }
         do {
             var collected = HTTPBody.data(try await body.collect(upTo: maximumBodySize))
             // The trailer fields came after the body: read now that it has ended, kept beside the bytes.
             collected.trailerFields = body.trailerFields
             return (response, collected, sent)
-        } catch let error as HTTPBody.TooLargeError {
-            throw TransportError(.responseTooLarge, error.description)
+        } catch {
+            throw Self.readFailure(error)
         }
+    }
+
+    /// The error of an answer whose status the call does not accept, with the start of its body.
+    @inline(never)
+    private func unacceptable(_ response: HTTPResponse, _ body: HTTPBody, bodiless: Bool, sent: HTTPRequest) async
+        -> NetworkError
+    {
+        let limit = max(0, form == .buffered ? maximumBodySize : Self.streamedErrorBodyLimit)
+        let data = bodiless ? Data() : await Self.prefix(of: body, limit: limit)
+        return NetworkError(
+            .unacceptableStatus(response.status.code), requestName: name,
+            message: "the server answered \(response.status)", builtRequest: builtRequest, sentRequest: sent,
+            response: response, body: data)
+    }
+
+    /// The error of a buffered answer known to be larger than the limit before it is read (its `Content-Length`, or
+    /// bytes already in memory); its body is cancelled. `nil` when it may be read.
+    @inline(never)
+    private func tooLarge(_ response: HTTPResponse, _ body: HTTPBody) -> TransportError? {
+        if let announced = response.headerFields[.contentLength].flatMap({ Int64($0.trimmingSpacesAndTabs) }),
+            announced > maximumBodySize
+        {
+            body.cancel()
+            return TransportError(
+                .responseTooLarge, "Content-Length \(announced) exceeds the limit of \(maximumBodySize) bytes")
+        }
+        // Already in memory (a mock, a fixture, a cache): nothing to wait for, so no read to suspend on.
+        if let data = body.data, data.count > maximumBodySize {
+            return TransportError(.responseTooLarge, HTTPBody.TooLargeError(limit: maximumBodySize).description)
+        }
+        return nil
+    }
+
+    /// What reading a buffered body threw, as the attempt reports it.
+    @inline(never)
+    private static func readFailure(_ error: any Error) -> any Error {
+        guard let tooLarge = error as? HTTPBody.TooLargeError else { return error }
+        return TransportError(.responseTooLarge, tooLarge.description)
     }
 
     /// Up to `limit` bytes of `body`; the body is cancelled after.
@@ -249,13 +340,29 @@ package final class Attempt: Sendable {
         -> @Sendable () -> NetworkError
     {
         { [name, builtRequest, deadline] in
-            NetworkError(
-                .timedOut(scope), requestName: name,
-                message: scope == .call
-                    ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
-                    : "\(what) within the attempt time limit of \(limit)",
-                builtRequest: builtRequest, sentRequest: sent)
+            Self.timeoutError(
+                scope: scope, limit: limit, sent: sent, what: what, name: name, builtRequest: builtRequest,
+                deadline: deadline)
         }
+    }
+
+    /// The time-out error of this attempt's own limit, made now.
+    private func timeoutError(scope: NetworkError.TimeoutScope, limit: Duration, sent: HTTPRequest) -> NetworkError {
+        Self.timeoutError(
+            scope: scope, limit: limit, sent: sent, what: limitedPart, name: name, builtRequest: builtRequest,
+            deadline: deadline)
+    }
+
+    private static func timeoutError(
+        scope: NetworkError.TimeoutScope, limit: Duration, sent: HTTPRequest, what: String, name: String,
+        builtRequest: HTTPRequest, deadline: CallDeadline?
+    ) -> NetworkError {
+        NetworkError(
+            .timedOut(scope), requestName: name,
+            message: scope == .call
+                ? "the call did not finish within its deadline of \(deadline?.limit ?? limit)"
+                : "\(what) within the attempt time limit of \(limit)",
+            builtRequest: builtRequest, sentRequest: sent)
     }
 
     /// Maps what a transport threw: cancellation and ``NetworkError`` pass through; everything else becomes a

@@ -28,29 +28,46 @@ package func withTimeLimit<T: Sendable>(
     // Each path in a function of its own, not inlined: an async frame is sized for every path of its function,
     // and this one is alive for the whole attempt (10,000 calls in flight keep 10,000 of them).
     if interruptible {
-        return try await interrupting(after: limit, clock: clock, onTimeout: onTimeout, discard: discard, operation)
+        guard let value = try await withInterruption(after: limit, clock: clock, discard: discard, operation) else {
+            throw onTimeout()
+        }
+        return value
     }
     return try await cancellingTask(after: limit, clock: clock, onTimeout: onTimeout, discard: discard, operation)
 }
 
-/// The interruptible path: the operation in the calling task, the timer firing its ``TransferInterruption``.
+/// The interruptible path: the operation in the calling task, the timer firing its ``TransferInterruption``. The
+/// operation need not escape, and the time-out error is the caller's to make (`nil` when the timer won), so an
+/// attempt allocates no closure for either.
+///
+/// - Returns: What the operation returned, or `nil` when the limit passed first.
+/// - Throws: What the operation threw; `CancellationError` when the calling task was cancelled.
 @inline(never)
-private func interrupting<T: Sendable>(
-    after limit: Duration, clock: any NetworkClock, onTimeout: @escaping @Sendable () -> any Error,
-    discard: (@Sendable (T) -> Void)?, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    // The interruption is its own claim: one object and one lock for the race and the transfers to stop.
-    let interruption = TransferInterruption()
-    let timer = clock.schedule(after: limit.clampedForTimers) {
-        if interruption.claim(byTimer: true) { interruption.interrupt() }
-    }
+package func withInterruption<T: Sendable>(
+    after limit: Duration, clock: any NetworkClock, discard: ((T) -> Void)?, _ operation: () async throws -> T
+) async throws -> T? {
+    // The interruption is its own claim: one object and one lock for the race and the transfers to stop. Armed and
+    // settled in plain functions, whose locals stay out of this async frame (alive for the whole attempt).
+    let (interruption, timer) = TransferInterruption.arm(after: limit, clock: clock)
     let result: Result<T, any Error>
     do {
         result = .success(try await TransferInterruption.$current.withValue(interruption) { try await operation() })
     } catch {
         result = .failure(error)
     }
-    return try interruption.settle(result, timer: timer, discard: discard, onTimeout: onTimeout)
+    return try interruption.settle(result, timer: timer, discard: discard)
+}
+
+extension TransferInterruption {
+    /// A new interruption and the timer that fires it after `limit` on `clock`.
+    @inline(never)
+    fileprivate static func arm(after limit: Duration, clock: any NetworkClock) -> (TransferInterruption, ClockTimer) {
+        let interruption = TransferInterruption()
+        let timer = clock.schedule(after: limit.clampedForTimers) {
+            if interruption.claim(byTimer: true) { interruption.interrupt() }
+        }
+        return (interruption, timer)
+    }
 }
 
 /// The general path: the operation in a task of its own, which the timer cancels.
@@ -85,11 +102,18 @@ extension TimeLimitClaim {
     func settle<T>(
         _ result: Result<T, any Error>, timer: ClockTimer, discard: ((T) -> Void)?, onTimeout: () -> any Error
     ) throws -> T {
+        guard let value = try settle(result, timer: timer, discard: discard) else { throw onTimeout() }
+        return value
+    }
+
+    /// ``settle(_:timer:discard:onTimeout:)`` for a caller that makes its time-out error itself: `nil` for it.
+    @inline(never)
+    func settle<T>(_ result: Result<T, any Error>, timer: ClockTimer, discard: ((T) -> Void)?) throws -> T? {
         timer.cancel()
         if claim(byTimer: false) { return try result.get() }
         if case .success(let value) = result { discard?(value) }
         try Task.checkCancellation()
-        throw onTimeout()
+        return nil
     }
 }
 

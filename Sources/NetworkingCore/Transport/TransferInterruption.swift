@@ -1,3 +1,6 @@
+#if os(Linux)
+    import Synchronization
+#endif
 import NetworkingHTTP
 
 /// How a time limit stops an attempt on a transport that can stop a transfer on its own, without a task of its own
@@ -13,8 +16,24 @@ package final class TransferInterruption: TimeLimitClaim {
     /// The interruption of the attempt the current task runs under a time limit, if its transport honours one.
     @TaskLocal package static var current: TransferInterruption?
 
-    private let state = LockedBox(
-        (interrupted: false, stops: [UInt64: @Sendable () -> Void](), next: UInt64(0), winner: Bool?.none))
+    private struct State {
+        var interrupted = false
+        var winner: Bool?
+        var next: UInt64 = 0
+        /// The first registration, kept apart: an attempt usually starts one transfer, which then needs no table.
+        var first: (registration: UInt64, stop: @Sendable () -> Void)?
+        var more: [UInt64: @Sendable () -> Void] = [:]
+    }
+
+    /// The state, behind a lock kept in the object itself on Linux (`Mutex`), where every time-limited call makes an
+    /// interruption; a lock box where `Mutex` needs a newer OS (as ``Attempt/record``).
+    // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
+    // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
+    #if os(Linux) && !NETWORKING_APPLE_PATHS
+        private let state = Mutex(State())
+    #else
+        private let state = LockedBox(State())
+    #endif
 
     package init() {}
 
@@ -37,24 +56,38 @@ package final class TransferInterruption: TimeLimitClaim {
         state.withLock { state in
             guard !state.interrupted else { return nil }
             state.next += 1
-            state.stops[state.next] = stop
+            if state.first == nil {
+                state.first = (state.next, stop)
+            } else {
+                state.more[state.next] = stop
+            }
             return state.next
         }
     }
 
     /// Forgets a registration (its transfer ended).
     package func unregister(_ registration: UInt64) {
-        state.withLock { _ = $0.stops.removeValue(forKey: registration) }
+        state.withLock { state in
+            if state.first?.registration == registration {
+                state.first = nil
+            } else {
+                state.more[registration] = nil
+            }
+        }
     }
 
     /// Stops every registered transfer, and any registered from now on.
     package func interrupt() {
         let stops = state.withLock { state in
             state.interrupted = true
-            defer { state.stops = [:] }
-            return Array(state.stops.values)
+            defer {
+                state.first = nil
+                state.more = [:]
+            }
+            return (state.first?.stop, Array(state.more.values))
         }
-        for stop in stops { stop() }
+        stops.0?()
+        for stop in stops.1 { stop() }
     }
 }
 

@@ -16,6 +16,8 @@ package struct CurlHeadParser {
     package var isComplete = false
     /// Why the head cannot be used (a field line without a name, an invalid length): the transfer stops.
     package var failure: String?
+    /// What the final head's `Content-Length` fields say, read once when it completes (``ContentLength``).
+    private var framing = ContentLength.Framing.absent
 
     package init() {}
 
@@ -65,7 +67,8 @@ package struct CurlHeadParser {
         // RFC 9112 §6.3: an invalid Content-Length (differing values, in one field as `10, 4` or in several) makes
         // the framing unrecoverable. libcurl reads the first number of the last field, which could cut the body
         // short while the call looks successful.
-        if case .invalid(let reason) = ContentLength.framing(of: fields[values: .contentLength]) { failure = reason }
+        framing = ContentLength.framing(of: fields[values: .contentLength])
+        if case .invalid(let reason) = framing { failure = reason }
         return true
     }
 
@@ -73,9 +76,9 @@ package struct CurlHeadParser {
     /// or with an empty name.
     package static func field(_ bytes: Slice<UnsafeRawBufferPointer>) -> HTTPField? {
         guard let colon = bytes.firstIndex(of: 0x3A), colon != bytes.startIndex else { return nil }
-        let name = String(decoding: bytes[..<colon], as: UTF8.self)
+        let name = HTTPField.Name(utf8: UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
         let value = String(decoding: trimmed(bytes[(colon + 1)...]), as: UTF8.self)
-        return HTTPField(name: HTTPField.Name(name), value: value)
+        return HTTPField(name: name, value: value)
     }
 
     private static let httpSlash: [UInt8] = Array("HTTP/".utf8)
@@ -90,27 +93,44 @@ package struct CurlHeadParser {
 
     /// Reads `HTTP/1.1 200 OK` (or `HTTP/2 200`): version, code, reason; a new head starts.
     private mutating func readStatus(_ line: Slice<UnsafeRawBufferPointer>) {
-        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
-        version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        // The words as `split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)` cuts them, without
+        // its array: version, code, and the rest after one space as the reason.
+        let (versionWord, afterVersion) = Self.word(line)
+        let (codeWord, afterCode) = Self.word(afterVersion)
+        version = String(decoding: versionWord, as: UTF8.self)
         // RFC 9110 §15: the status is three digits, its first the class (1 to 5; 6 to 9 are read and refused as
         // unacceptable later); `HTTP/1.1 0 OK`, `HTTP/1.1 002 OK` or `HTTP/1.1 2000` is not a response (found by
         // `make fuzz`: heads with status 0, then 2, completed as if they were one).
-        if parts.count > 1, parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }),
-            parts[1].first != 0x30
-        {
-            code = Int(String(decoding: parts[1], as: UTF8.self))
+        if codeWord.count == 3, codeWord.allSatisfy({ (0x30...0x39).contains($0) }), codeWord.first != 0x30 {
+            code = codeWord.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
         } else {
             code = nil
             failure =
                 "the response's status line has no three-digit status (\(String(decoding: line.prefix(40), as: UTF8.self)))"
         }
-        reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
+        reason = afterCode.isEmpty ? "" : String(decoding: afterCode, as: UTF8.self)
         fields = HTTPFields()
+        // Room for a usual head's fields at once, rather than growing the array field by field (12: a block
+        // malloc still takes from its per-thread cache).
+        fields.reserveCapacity(12)
+    }
+
+    /// The first word of `bytes` (spaces before it skipped), and what follows the one space after it; both empty
+    /// when there is no word.
+    private static func word(
+        _ bytes: Slice<UnsafeRawBufferPointer>
+    ) -> (Slice<UnsafeRawBufferPointer>, Slice<UnsafeRawBufferPointer>) {
+        guard let start = bytes.firstIndex(where: { $0 != 0x20 }) else {
+            return (bytes[bytes.endIndex...], bytes[bytes.endIndex...])
+        }
+        guard let end = bytes[start...].firstIndex(of: 0x20) else { return (bytes[start...], bytes[bytes.endIndex...]) }
+        return (bytes[start..<end], bytes[(end + 1)...])
     }
 
     /// The announced body length, when the `Content-Length` fields give one (``ContentLength``).
     var contentLength: Int64? {
-        if case .length(let length) = ContentLength.framing(of: fields[values: .contentLength]) { return length }
+        let framing = isComplete ? framing : ContentLength.framing(of: fields[values: .contentLength])
+        if case .length(let length) = framing { return length }
         return nil
     }
 
@@ -118,13 +138,16 @@ package struct CurlHeadParser {
     /// it: it then frames the body by the chunks, whatever `Content-Length` says (RFC 9112 §6.3).
     var isChunked: Bool {
         guard version.utf8.starts(with: "HTTP/1".utf8) else { return false }
-        return FieldSyntax.listMembers(fields[values: HTTPField.Name("Transfer-Encoding")], quoted: false).contains {
+        return FieldSyntax.listMembers(fields[values: .transferEncoding], quoted: false).contains {
             FieldSyntax.equalsIgnoringCase($0, "chunked")
         }
     }
 
     /// Whether the response announces trailer fields (`Trailer`, RFC 9110 §6.6.2).
-    var announcesTrailers: Bool { fields.contains(HTTPField.Name("Trailer")) }
+    var announcesTrailers: Bool { fields.contains(Self.trailer) }
+
+    /// `Trailer`, made once: a name made from a string is lower-cased and checked each time.
+    private static let trailer = HTTPField.Name("Trailer")
 
     /// The head as a response from `url`.
     func response(url: URL?) -> HTTPResponse {

@@ -30,6 +30,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     let library: CurlLibrary
+    /// Easy handles for transfers, reused from one to the next.
+    let handles: CurlHandlePool
     private let multi: UnsafeMutableRawPointer
     /// Commands waiting for the loop thread, and whether it has stopped (after which the multi handle is gone).
     private let queue = LockedBox((commands: [Command](), stopped: false))
@@ -56,6 +58,7 @@ final class CurlLoop: @unchecked Sendable {
         library: CurlLibrary, configuration: CurlTransport.Configuration, settings: CurlSettings
     ) throws(CurlUnavailableError) {
         self.library = library
+        self.handles = CurlHandlePool(api: library.api)
         self.settings = settings
         perHost = max(0, configuration.maximumConnectionsPerHost)
         alive.initialize(to: 0)
@@ -279,6 +282,7 @@ final class CurlLoop: @unchecked Sendable {
             return queue.commands
         }
         for command in Array(rest) + late { Self.settle(command) }
+        handles.close()
         _ = api.pointee.multi_cleanup(multi)
     }
 }

@@ -30,7 +30,7 @@ extension CurlTransfer {
         if HTTPToken.lowercasedASCII(self.url?.scheme ?? "") == "https" {
             _ = ncurl_setopt_long(api, easy, CurlOption.pipeWait, 1)
         }
-        _ = ncurl_setopt_pointer(api, easy, CurlOption.errorBuffer, errorBuffer)
+        if let errorBuffer { _ = ncurl_setopt_pointer(api, easy, CurlOption.errorBuffer, errorBuffer) }
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.writeFunction, CurlCallbacks.write)
         _ = ncurl_setopt_pointer(api, easy, CurlOption.writeData, user)
         _ = ncurl_setopt_data_fn(api, easy, CurlOption.headerFunction, CurlCallbacks.header)

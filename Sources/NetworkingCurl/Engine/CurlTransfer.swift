@@ -23,8 +23,12 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The easy handle, from ``prepare(_:)`` on: a call that waits for room in its origin's line has none (5 KiB
-    /// less held per waiting call) until it enters the engine.
+    /// less held per waiting call) until it enters the engine. Taken from the loop's ``CurlHandlePool`` and given
+    /// back when the transfer is released, after which it may serve another transfer: the loop finds a transfer by
+    /// its handle only together with its identity (`active[easy] === transfer`).
     private(set) var easy: UnsafeMutableRawPointer!
+    /// libcurl's text for the last failure (CURLOPT_ERRORBUFFER), which comes with the handle.
+    private(set) var errorBuffer: UnsafeMutablePointer<CChar>?
     let loop: CurlLoop
     let request: HTTPRequest
     /// The request's URL, formed once (the setup and the response both need it).
@@ -35,8 +39,6 @@ final class CurlTransfer: @unchecked Sendable {
     let observer: (any AttemptObserver)?
     let bufferLimit: Int
     let shared = LockedBox(Shared())
-    /// libcurl's text for the last failure (CURLOPT_ERRORBUFFER, CURL_ERROR_SIZE bytes).
-    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
     var headerList: UnsafeMutableRawPointer?
     var upload: CurlUpload?
 
@@ -62,6 +64,9 @@ final class CurlTransfer: @unchecked Sendable {
     var framingFailure: String?
     /// Whether the request body goes in chunks (no length announced), so trailer fields can follow it.
     var sendsChunked = false
+    /// Whether the easy handle may serve another transfer once this one is released: libcurl finished it cleanly,
+    /// nothing paused (``CurlHandlePool``).
+    private var reusable = false
     private var released = false
 
     var api: UnsafeMutablePointer<ncurl_api> { loop.library.api }
@@ -74,24 +79,20 @@ final class CurlTransfer: @unchecked Sendable {
         self.origin = request.scheme + "://" + request.authority
         self.observer = TransferObservation.attempt
         self.bufferLimit = bufferLimit
-        errorBuffer.initialize(repeating: 0, count: 256)
         loop.transferBegan()
     }
 
     /// Makes the easy handle and sets every option of the request on it; the error the call fails with, or `nil`.
     func prepare(_ settings: CurlSettings) -> TransportError? {
-        guard let easy = api.pointee.easy_init() else {
+        guard let handle = loop.handles.take() else {
             return TransportError(.other, "libcurl could not make a transfer (out of memory); nothing was sent")
         }
-        self.easy = easy
+        easy = handle.easy
+        errorBuffer = handle.errorBuffer
         if let problem = configure(settings) {
             return TransportError(.other, "libcurl refused the request: \(problem); nothing was sent")
         }
         return nil
-    }
-
-    deinit {
-        errorBuffer.deallocate()
     }
 
     /// Waits for the head: hands the transfer to the loop once the caller waits, and stops it when the calling
@@ -235,6 +236,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// libcurl finished the transfer (loop thread, already out of the multi handle).
     func complete(result: Int32) {
         reportMetrics()
+        reusable = result == 0 && !pausedReceiving && !pausedSending
         // A response that ended while the request body was still sending was whole: what happened to the rest of
         // the request (the server closed, or reset the stream, RFC 9113 §8.1) does not change the answer.
         if result == 0 || responseEnd == .ended {
@@ -256,6 +258,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func end(_ error: (any Error)?) {
+        // The handle goes back before anyone wakes: a caller's next call finds it kept for reuse.
+        release()
         // The body ends first, then its caller wakes to find it complete.
         if let error {
             body?.finish(error is CancellationError ? .cancelled : .failed(error))
@@ -273,7 +277,6 @@ final class CurlTransfer: @unchecked Sendable {
         if let continuation {
             continuation.resume(throwing: error ?? TransportError(.badServerResponse, "no HTTP response head came"))
         }
-        release()
     }
 
     /// Frees the easy handle and what it points to; once.
@@ -285,13 +288,16 @@ final class CurlTransfer: @unchecked Sendable {
             interruption.unregister(registration)
         }
         upload?.stop()
-        if let easy { api.pointee.easy_cleanup(easy) }
+        if let easy, let errorBuffer {
+            let handle = CurlHandlePool.Handle(easy: easy, errorBuffer: errorBuffer)
+            if reusable { loop.handles.give(handle) } else { loop.handles.free(handle) }
+        }
         if let headerList { api.pointee.slist_free_all(headerList) }
         headerList = nil
     }
 
     private func errorMessage(_ code: Int32) -> String {
-        let detail = String(cString: errorBuffer)
+        let detail = errorBuffer.map { String(cString: $0) } ?? ""
         return detail.isEmpty ? loop.library.describe(code) : detail
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if os(Linux)
+    import Synchronization
+#endif
+
 /// The shared state of one ``HTTPBody``: the bounded buffer between the producer (a transport) and the
 /// one reader, and the observers told when the stream ends.
 package final class BodyBuffer: Sendable {
@@ -43,7 +47,15 @@ package final class BodyBuffer: Sendable {
     )
 
     package let limit: Int
-    package let state: LockedBox<State>
+    /// The state, behind a lock kept in the object itself on Linux (`Mutex`: every response body makes one); a lock
+    /// box where `Mutex` needs a newer OS.
+    // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
+    // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
+    #if os(Linux) && !NETWORKING_APPLE_PATHS
+        package let state: Mutex<State>
+    #else
+        package let state: LockedBox<State>
+    #endif
 
     /// The most a body buffers before anyone reads it: 128 KiB (8 network reads of 16 KiB). The transport hands the
     /// head over while the body keeps arriving; until the caller reads, or writes the body through (a download),
@@ -53,7 +65,12 @@ package final class BodyBuffer: Sendable {
 
     package init(limit: Int, onDemand: (@Sendable () -> Void)?) {
         self.limit = max(1, limit)
-        self.state = LockedBox(State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit)))
+        let state = State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit))
+        #if os(Linux) && !NETWORKING_APPLE_PATHS
+            self.state = Mutex(state)
+        #else
+            self.state = LockedBox(state)
+        #endif
     }
 
     /// Adds a chunk; returns whether the reader has room for more.
@@ -177,32 +194,19 @@ package final class BodyBuffer: Sendable {
 
     /// The next chunk, waiting for one; `nil` at the end.
     package func next() async throws -> Data? {
+        // What is there already is taken without a continuation or a cancellation handler: a small body is usually
+        // complete by the time its reader wakes, and they cost more than the read. A cancelled reader takes the path
+        // below, which cancels the body.
+        if !Task.isCancelled, let ready = state.withLock({ Self.ready(&$0, limit: limit) }),
+            let result = Self.handOut(ready)
+        {
+            return try result.get()
+        }
         var waited = false
         let chunk = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let (result, demand, activity, termination, observers) = state.withLock {
-                    (state: inout State) -> Step in
-                    state.unreadLimit = nil
-                    if let chunk = state.chunks.popFirst() {
-                        state.bufferedBytes -= chunk.count
-                        state.deliveredBytes += Int64(chunk.count)
-                        var demand: (@Sendable () -> Void)?
-                        if state.full, state.bufferedBytes <= limit / 2 {
-                            state.full = false
-                            demand = state.onDemand
-                            let waiters = state.demandWaiters
-                            state.demandWaiters = []
-                            demand = Self.combine(demand, waiters)
-                        }
-                        return (.success(chunk), demand, state.onActivity, nil, [])
-                    }
-                    if let termination = state.termination {
-                        return (Self.result(of: termination.outcome), nil, nil, nil, [])
-                    }
-                    if state.ending != nil {
-                        let (_, result, termination, observers, _) = Self.terminate(&state, demand: [])
-                        return (result, nil, nil, termination, observers)
-                    }
+                let step = state.withLock { (state: inout State) -> Step in
+                    if let ready = Self.ready(&state, limit: limit) { return ready }
                     if Task.isCancelled { return (.failure(CancellationError()), nil, nil, nil, []) }
                     if state.waiter != nil {
                         let error = HTTPBody.SecondReaderError()
@@ -212,17 +216,51 @@ package final class BodyBuffer: Sendable {
                     waited = true
                     return (nil, nil, nil, nil, [])
                 }
-                if let termination { for observer in observers { observer(termination) } }
-                activity?()
-                demand?()
-                if let result { continuation.resume(with: result) }
+                if let result = Self.handOut(step) { continuation.resume(with: result) }
             }
         } onCancel: {
             finish(.cancelled)
         }
         // A producer may hand the chunk over before this task has suspended; it released this lock after making it.
-        if waited { state.synchronize() }
+        if waited { state.withLock { _ in } }
         return chunk
+    }
+
+    /// What the reader gets now, taken under the lock: the next chunk (telling the producer when the buffer has room
+    /// again), or the end; `nil` when it must wait.
+    private static func ready(_ state: inout State, limit: Int) -> Step? {
+        state.unreadLimit = nil
+        if let chunk = state.chunks.popFirst() {
+            state.bufferedBytes -= chunk.count
+            state.deliveredBytes += Int64(chunk.count)
+            var demand: (@Sendable () -> Void)?
+            if state.full, state.bufferedBytes <= limit / 2 {
+                state.full = false
+                demand = state.onDemand
+                let waiters = state.demandWaiters
+                state.demandWaiters = []
+                demand = Self.combine(demand, waiters)
+            }
+            return (.success(chunk), demand, state.onActivity, nil, [])
+        }
+        if let termination = state.termination {
+            return (Self.result(of: termination.outcome), nil, nil, nil, [])
+        }
+        if state.ending != nil {
+            let (_, result, termination, observers, _) = Self.terminate(&state, demand: [])
+            return (result, nil, nil, termination, observers)
+        }
+        return nil
+    }
+
+    /// Runs what a read took out of the lock (the end's observers, the activity and the demand calls) and returns
+    /// its result, `nil` when the reader waits.
+    private static func handOut(_ step: Step) -> Result<Data?, any Error>? {
+        let (result, demand, activity, termination, observers) = step
+        if let termination { for observer in observers { observer(termination) } }
+        activity?()
+        demand?()
+        return result
     }
 
     private static func result(of outcome: HTTPBody.Termination.Outcome) -> Result<Data?, any Error> {

@@ -8,29 +8,38 @@ import Foundation
 /// body.) Read slots are dropped from the front once they are half the storage, so each chunk is moved at most once
 /// on average.
 package struct ChunkQueue {
+    /// The oldest chunk, kept apart: a body read as it comes holds one chunk at a time, which then needs no array.
+    private var front: Data?
+    /// The chunks after ``front``, from `head` on.
     private var storage: [Data] = []
     private var head = 0
 
     package init() {}
 
     /// Whether no chunk is waiting to be read.
-    package var isEmpty: Bool { head == storage.count }
+    package var isEmpty: Bool { front == nil }
 
     /// The number of chunks waiting to be read.
-    package var count: Int { storage.count - head }
+    package var count: Int { front == nil ? 0 : 1 + storage.count - head }
 
     /// The slots the storage holds, read ones included: at most twice ``count`` plus a small constant.
-    package var slotCount: Int { storage.count }
+    package var slotCount: Int { storage.count + (front == nil ? 0 : 1) }
 
     /// Adds a chunk at the end.
     package mutating func append(_ chunk: Data) {
-        storage.append(chunk)
+        if front == nil {
+            front = chunk
+        } else {
+            storage.append(chunk)
+        }
     }
 
     /// Takes the oldest chunk, releasing its slot; `nil` when the queue is empty.
     package mutating func popFirst() -> Data? {
-        guard head < storage.count else { return nil }
-        let chunk = storage[head]
+        guard let chunk = front else { return nil }
+        front = nil
+        guard head < storage.count else { return chunk }
+        front = storage[head]
         storage[head] = Data()
         head += 1
         if head == storage.count {
@@ -46,9 +55,11 @@ package struct ChunkQueue {
     /// Takes every chunk at once, oldest first, leaving the queue empty.
     package mutating func removeAll() -> ArraySlice<Data> {
         defer {
+            front = nil
             storage = []
             head = 0
         }
-        return storage[head...]
+        guard let front else { return [] }
+        return [front] + storage[head...]
     }
 }

@@ -78,21 +78,51 @@ extension HTTPBody {
     ///   reading threw.
     public func collect(upTo limit: Int) async throws -> Data {
         if let data { return try Self.check(data, limit) }
-        var collected = Data()
-        if let length, length <= limit { collected.reserveCapacity(Int(length)) }
+        var collector = Collector(limit: limit, length: length)
         do {
-            for try await chunk in self {
-                guard collected.count + chunk.count <= limit else {
-                    cancel()
-                    throw TooLargeError(limit: limit)
-                }
-                collected.append(chunk)
+            if let buffer {
+                // Straight from the buffer: the iterator would add an async call per chunk.
+                while let chunk = try await buffer.next() { try collector.take(chunk) }
+            } else {
+                for try await chunk in self { try collector.take(chunk) }
             }
         } catch {
             cancel()
             throw error
         }
-        return collected
+        return collector.collected
+    }
+
+    /// The bytes of a body read into memory, chunk by chunk, within a limit.
+    private struct Collector {
+        let limit: Int
+        /// The announced length, to make room for at once once a second chunk comes.
+        let length: Int64?
+        private(set) var collected = Data()
+        private var chunks = 0
+
+        init(limit: Int, length: Int64?) {
+            self.limit = limit
+            self.length = length
+        }
+
+        /// Adds `chunk`, or throws ``TooLargeError`` when it would pass the limit.
+        mutating func take(_ chunk: Data) throws {
+            guard collected.count + chunk.count <= limit else { throw TooLargeError(limit: limit) }
+            chunks += 1
+            if chunks == 1 {
+                // The first chunk as it came: a body of one chunk (most small answers) is neither copied nor given
+                // a buffer of its own.
+                collected = chunk
+                return
+            }
+            if chunks == 2, let length, length <= limit {
+                var whole = Data(capacity: Int(length))
+                whole.append(collected)
+                collected = whole
+            }
+            collected.append(chunk)
+        }
     }
 
     private static func check(_ data: Data, _ limit: Int) throws -> Data {

@@ -50,8 +50,25 @@ public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
         /// - Parameter name: The name as it should be sent.
         public init(_ name: String) {
             rawName = name
-            canonicalName = HTTPToken.lowercasedASCII(name)
-            isValid = HTTPToken.isToken(name)
+            // One pass over the bytes for both answers: this runs for every field of every response.
+            var text = name
+            let (lowered, valid) = text.withUTF8(Self.read)
+            canonicalName = lowered ?? name
+            isValid = valid
+        }
+
+        /// Creates a name from its bytes as they came from the network (a response's field line).
+        package init(utf8 bytes: UnsafeRawBufferPointer) {
+            let (lowered, valid) = bytes.withMemoryRebound(to: UInt8.self, Self.read)
+            rawName = String(decoding: bytes, as: UTF8.self)
+            canonicalName = lowered ?? rawName
+            isValid = valid
+        }
+
+        /// The lower-cased name (`nil` when it is written in lower case already) and whether it is a token.
+        @inline(__always)
+        private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (String?, Bool) {
+            (HTTPToken.lowercasedASCII(bytes: bytes), !bytes.isEmpty && bytes.allSatisfy(HTTPToken.isTokenByte))
         }
 
         /// Creates a name from a string literal: `"X-API-Key"`.
@@ -67,8 +84,12 @@ public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
         /// Whether fields of this name are sensitive unless said otherwise: `Authorization`,
         /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
         public var isSensitiveByDefault: Bool {
-            switch canonicalName {
-            case "authorization", "proxy-authorization", "cookie", "set-cookie": true
+            // By length first: every field made asks, and most names have none of these lengths.
+            switch canonicalName.utf8.count {
+            case 6: canonicalName.utf8.elementsEqual("cookie".utf8)
+            case 10: canonicalName.utf8.elementsEqual("set-cookie".utf8)
+            case 13: canonicalName.utf8.elementsEqual("authorization".utf8)
+            case 19: canonicalName.utf8.elementsEqual("proxy-authorization".utf8)
             default: false
             }
         }
@@ -76,8 +97,10 @@ public struct HTTPField: Sendable, Hashable, CustomStringConvertible {
         /// Names are equal when they are equal ignoring ASCII letter case: the same octets once lower-cased, never
         /// by Unicode equivalence (`a\u{1FEF}` is not `` a` ``).
         public static func == (lhs: Name, rhs: Name) -> Bool {
-            // Two tokens are ASCII, where String's == is octet equality, and it is the fast path.
-            lhs.isValid && rhs.isValid
+            // Lengths first: a lookup compares a name with every field's, and most differ in length. Two tokens are
+            // ASCII, where String's == is octet equality, and it is the fast path.
+            guard lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count else { return false }
+            return lhs.isValid && rhs.isValid
                 ? lhs.canonicalName == rhs.canonicalName
                 : lhs.canonicalName.utf8.elementsEqual(rhs.canonicalName.utf8)
         }

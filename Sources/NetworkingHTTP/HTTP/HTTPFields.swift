@@ -79,9 +79,11 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     /// sensitive if it was; setting `nil` removes them all.
     public subscript(name: HTTPField.Name) -> String? {
         get {
-            var found: String?
-            for field in fields where field.name == name {
-                found = found.map { $0 + (name.canonicalName == "cookie" ? "; " : ", ") + field.value } ?? field.value
+            guard var index = firstIndex(named: name) else { return nil }
+            var found = fields[index].value
+            while let next = firstIndex(named: name, from: index + 1) {
+                found += (name.canonicalName == "cookie" ? "; " : ", ") + fields[next].value
+                index = next
             }
             return found
         }
@@ -97,7 +99,15 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
 
     /// The values of every field named `name`, in order. Setting replaces them all.
     public subscript(values name: HTTPField.Name) -> [String] {
-        get { fields.compactMap { $0.name == name ? $0.value : nil } }
+        get {
+            var values: [String] = []
+            var next = firstIndex(named: name)
+            while let index = next {
+                values.append(fields[index].value)
+                next = firstIndex(named: name, from: index + 1)
+            }
+            return values
+        }
         set {
             let sensitive = fields.contains { $0.name == name && $0.isSensitive } ? true : nil
             // Every value checked first: a refused one changes nothing (its reason is recorded).
@@ -117,7 +127,22 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     /// - Parameter name: The name, in any case.
     /// - Returns: `true` when at least one field has that name.
     public func contains(_ name: HTTPField.Name) -> Bool {
-        fields.contains { $0.name == name }
+        firstIndex(named: name) != nil
+    }
+
+    /// The position of the first field named `name` at or after `start`; `nil` when there is none.
+    ///
+    /// Reads the names in place, with no copy of a field: every head is looked up several times (its length, its
+    /// codings, its type), and a copy of each field it passes (three strings) cost more than the comparison.
+    package func firstIndex(named name: HTTPField.Name, from start: Int = 0) -> Int? {
+        fields.withUnsafeBufferPointer { buffer in
+            var index = start
+            while index < buffer.count {
+                if buffer[index].name == name { return index }
+                index += 1
+            }
+            return nil
+        }
     }
 
     /// Whether a field named `name` exists and is sensitive.
@@ -145,7 +170,8 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
         }
         var field = HTTPField(name: name, value: value, isSensitive: sensitive)
         guard admit(&field) else { return }
-        guard let first = fields.firstIndex(where: { $0.name == name }) else {
+        guard let first = firstIndex(named: name) else {
+            makeRoom()
             fields.append(field)
             return
         }
@@ -212,8 +238,23 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, RangeRepla
     ///
     /// - Parameter newElement: The field.
     public mutating func append(_ newElement: HTTPField) {
+        // The usual case (a valid field, no declared names, no refusal yet) without a copy of the field to admit.
+        if rare == nil, newElement.name.isValid, HTTPToken.isValidFieldValue(newElement.value) {
+            makeRoom()
+            fields.append(newElement)
+            return
+        }
         var field = newElement
-        if admit(&field) { fields.append(field) }
+        if admit(&field) {
+            makeRoom()
+            fields.append(field)
+        }
+    }
+
+    /// Before a field is added to full storage: room for a few at once. Fields are added one at a time (behaviors
+    /// set a header each), and the array would grow from one to two to four.
+    private mutating func makeRoom() {
+        if fields.count == fields.capacity { fields.reserveCapacity(Swift.max(4, 2 * fields.count)) }
     }
 
     /// Fields are equal when they hold the same fields in the same order and the same refusal.

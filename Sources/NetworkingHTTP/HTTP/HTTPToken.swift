@@ -24,10 +24,27 @@ package enum HTTPToken {
     /// `text` with ASCII letters lower-cased; the same string, without a copy, when it has no capital letter.
     package static func lowercasedASCII(_ text: String) -> String {
         var text = text
-        let hasCapital = text.withUTF8 { bytes in bytes.contains { $0 >= 0x41 && $0 <= 0x5A } }
-        guard hasCapital else { return text }
-        return String(
-            decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return text.withUTF8 { lowercasedASCII(bytes: $0) } ?? text
+    }
+
+    /// `bytes` with ASCII letters lower-cased, as a string; `nil` when they have no capital letter (the caller
+    /// keeps the string it has). Written straight into the new string, with no intermediate array: a name of up
+    /// to 15 bytes (most field names) then allocates nothing.
+    package static func lowercasedASCII(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.contains(where: isCapitalLetter) else { return nil }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for index in bytes.indices {
+                let byte = bytes[index]
+                buffer[index] = isCapitalLetter(byte) ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
+    }
+
+    /// Whether `byte` is an ASCII capital letter, `A` to `Z`.
+    @inline(__always)
+    package static func isCapitalLetter(_ byte: UInt8) -> Bool {
+        byte &- 0x41 < 26
     }
 }
 

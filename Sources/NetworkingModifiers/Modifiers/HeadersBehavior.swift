@@ -44,10 +44,22 @@ public struct HeadersBehavior: RequestBehavior {
         HTTPResponse, HTTPResponse.Body
     ) {
         var request = request
+        add(to: &request, context: context)
+        return try await next(request)
+    }
+
+    /// Adds the headers to `request`, but those it set itself.
+    private func add(to request: inout HTTPRequest, context: RequestContext) {
         for field in fields where !context.explicitHeaderNames.contains(field.name.canonicalName) {
             request.headerFields[field.name] = field.value
         }
-        return try await next(request)
+    }
+}
+
+extension HeadersBehavior: RequestRewritingBehavior {
+    /// Adds the headers in place: what the chain runs when this behavior shares a level with other rewriters.
+    package func rewrite(_ request: inout HTTPRequest, context: RequestContext) async throws {
+        add(to: &request, context: context)
     }
 }
 

@@ -60,6 +60,14 @@ public struct RequestModifierBehavior: RequestBehavior {
     }
 }
 
+extension RequestModifierBehavior: RequestRewritingBehavior {
+    /// Runs the closure on `request` in place: what the chain runs when this behavior shares a level with other
+    /// rewriters.
+    package func rewrite(_ request: inout HTTPRequest, context: RequestContext) async throws {
+        try await modifier(&request)
+    }
+}
+
 extension RequestBehavior where Self == RequestModifierBehavior {
     /// Changes the request on every attempt: `.modifyRequest { request in request.headerFields["X-Client"] = "ios" }`.
     ///

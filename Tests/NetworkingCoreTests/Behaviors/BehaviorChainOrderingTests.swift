@@ -50,6 +50,62 @@ import NetworkingTestSupport
         #expect(log.events.filter { $0.hasSuffix("beforeSend") } == ["a.beforeSend", "b.beforeSend", "c.beforeSend"])
     }
 
+    /// Built-in request rewriters in a row (authorization, request modifier, headers) share one level of the chain:
+    /// each still sees what the ones outside it wrote, and a behavior of another kind between them still sees only
+    /// the rewrites outside it.
+    @Test func requestRewritersInARowRunInOrderAroundAnOtherBehavior() async throws {
+        // Given authorization and a modifier, a recording behavior, then headers (all in or before modification)
+        let seen = LockedBox<HTTPFields?>(nil)
+        let transport = answering()
+        let behavior = CombinedBehavior([
+            .authorization(.bearer, store: InMemoryTokenStore("t0ken")),
+            .modifyRequest { request in
+                request.headerFields["X-Seen-Authorization"] = request.headerFields[.authorization] ?? "none"
+            },
+            HeaderRecorder(seen: seen),
+            .headers(["X-Last": "h"]),
+        ])
+        // When a call goes through
+        try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        // Then the rewrites happened in order, and the behavior between them saw only those outside it
+        let sent = try #require(transport.requests.last).headerFields
+        #expect(sent[.authorization] == "Bearer t0ken")
+        #expect(sent["X-Seen-Authorization"] == "Bearer t0ken")
+        #expect(sent["X-Last"] == "h")
+        #expect(seen.current?["X-Seen-Authorization"] == "Bearer t0ken")
+        #expect(seen.current?["X-Last"] == nil)
+    }
+
+    @Test func aRewriterThatThrowsAmongOthersIsNamedAndNothingIsSent() async throws {
+        // Given a modifier that throws between authorization and headers
+        let transport = answering()
+        let behavior = CombinedBehavior([
+            .authorization(.bearer, store: InMemoryTokenStore("t0ken")),
+            .modifyRequest { _ in throw TestError("no signing key") },
+            .headers(["X-Last": "h"]),
+        ])
+        // When a call goes through
+        let error = try await expectNetworkError {
+            try await makeClient(transport: transport, behavior: behavior).send(NetworkRequest<Void>(path: "/x"))
+        }
+        // Then it fails as the modifier's error, and nothing was sent
+        #expect(error?.kind == .behavior("RequestModifierBehavior"))
+        #expect(error?.underlyingError as? TestError == TestError("no signing key"))
+        #expect(transport.requests.isEmpty)
+    }
+
+    /// Records the header fields of the request it passes on (a behavior of its own kind: not a rewriter).
+    struct HeaderRecorder: RequestBehavior {
+        let seen: LockedBox<HTTPFields?>
+
+        func intercept(_ request: HTTPRequest, context: RequestContext, next: NextHandler) async throws -> (
+            HTTPResponse, HTTPResponse.Body
+        ) {
+            seen.withLock { $0 = request.headerFields }
+            return try await next(request)
+        }
+    }
+
     enum Outcome: String, CaseIterable, Sendable {
         case success, unacceptableStatus, transportThrows, cancelled
     }

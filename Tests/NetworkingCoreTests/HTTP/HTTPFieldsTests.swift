@@ -102,6 +102,38 @@ import NetworkingTestSupport
         #expect(fields.invalidReason?.contains("X-First") == true)
     }
 
+    /// A name read from the network's bytes (the transports' head parsers) is the same name as one written in code:
+    /// kept as written, compared in lower case, checked as a token, in one pass over its bytes.
+    @Test(arguments: [
+        ("Content-Type", "content-type", true),
+        ("etag", "etag", true),
+        ("X-A-Rather-Long-Header-Name", "x-a-rather-long-header-name", true),
+        ("X Bad", "x bad", false),
+        ("", "", false),
+        ("Ünicode", "Ünicode", false),
+    ])
+    func aNameIsKeptAsWrittenAndComparedInLowerCase(raw: String, canonical: String, isToken: Bool) {
+        let written = HTTPField.Name(raw)
+        let read = Array(raw.utf8).withUnsafeBytes { HTTPField.Name(utf8: $0) }
+        for name in [written, read] {
+            #expect(name.rawName == raw)
+            #expect(name.canonicalName == canonical)
+            #expect(name.isValid == isToken)
+            #expect(name == HTTPField.Name(raw.uppercased()))
+        }
+        #expect(written == read && written.hashValue == read.hashValue)
+    }
+
+    @Test func namesOfOneLengthDifferingInOneLetterDiffer() {
+        var fields: HTTPFields = ["X-Trace-A": "a", "X-Trace-B": "b"]
+        #expect(fields["x-trace-b"] == "b")
+        #expect(HTTPField.Name("X-Trace-A") != HTTPField.Name("X-Trace-B"))
+        #expect(fields.firstIndex(named: "X-TRACE-B") == 1)
+        #expect(fields.firstIndex(named: "X-Trace-A", from: 1) == nil)
+        fields["X-Trace-C"] = nil
+        #expect(fields.count == 2)
+    }
+
     @Test func credentialNamesAreSensitiveByDefault() {
         let fields: HTTPFields = [
             "Authorization": "a", "proxy-authorization": "p", "Cookie": "c", "Set-Cookie": "s", "X-Other": "o",

@@ -36,6 +36,36 @@ import NetworkingTestSupport
         #expect(heap.earliest == nil)
     }
 
+    @Test func interleavedInsertionsAndRemovalsKeepEveryPendingEntryFindable() {
+        // The heap's table of places grows, shrinks and shifts entries back on removal: checked against a plain set
+        var heap = DeadlineHeap()
+        let origin = ContinuousClock.now
+        var generator = SystemRandomNumberGenerator()
+        var pending: [UInt64: Int] = [:]
+        var gone: [UInt64] = []
+        for step in 0..<5_000 {
+            if pending.isEmpty || Int.random(in: 0..<3, using: &generator) > 0 {
+                let offset = Int.random(in: 0..<100_000, using: &generator)
+                pending[heap.insert(deadline: origin + .milliseconds(offset)) {}] = offset
+            } else {
+                let id = pending.keys.randomElement(using: &generator)!
+                let removed = heap.remove(id)
+                #expect(removed, "step \(step)")
+                pending[id] = nil
+                gone.append(id)
+            }
+        }
+        #expect(heap.count == pending.count)
+        for id in gone.suffix(100) {
+            let removedAgain = heap.remove(id)
+            #expect(!removedAgain)
+        }
+        #expect(heap.earliest == pending.values.min().map { origin + .milliseconds($0) })
+        let due = heap.removeDue(at: origin + .seconds(200))
+        #expect(due.count == pending.count)
+        #expect(heap.count == 0)
+    }
+
     @Test func anEntryTakenAsDueCanNoLongerBeRemoved() {
         var heap = DeadlineHeap()
         let origin = ContinuousClock.now

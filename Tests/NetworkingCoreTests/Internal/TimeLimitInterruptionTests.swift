@@ -107,6 +107,24 @@ import NetworkingTestSupport
         #expect(stops.value == 1, "each registration is stopped once")
     }
 
+    @Test func everyTransferStillRegisteredIsStoppedWhicheverEndedBefore() {
+        // Given four registrations, the first and the second of them ended before the limit passed
+        let interruption = TransferInterruption()
+        let stopped = LockedBox<[Int]>([])
+        let first = interruption.register { stopped.withLock { $0.append(1) } }
+        let second = interruption.register { stopped.withLock { $0.append(2) } }
+        _ = interruption.register { stopped.withLock { $0.append(3) } }
+        if let first { interruption.unregister(first) }
+        _ = interruption.register { stopped.withLock { $0.append(4) } }
+        if let second { interruption.unregister(second) }
+        // When the limit interrupts the attempt
+        interruption.interrupt()
+        // Then the two still registered are stopped, once each
+        #expect(stopped.current.sorted() == [3, 4])
+        interruption.interrupt()
+        #expect(stopped.current.count == 2)
+    }
+
     @Test(.timeLimit(.minutes(1))) func throughTheClientTheAttemptTimesOutOnTheInjectedClockAndTheRetrySucceeds()
         async throws
     {

@@ -46,6 +46,23 @@ import NetworkingTestSupport
         #expect(parser.version == "HTTP/2")
     }
 
+    /// The status line's words as `split(separator: " ", maxSplits: 2)` cuts them (runs of spaces between the
+    /// first two words are one separator; the reason is what follows the one space after the code).
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK\r\n", "HTTP/1.1", 200, "OK"),
+        ("HTTP/1.1 404 Not Found\r\n", "HTTP/1.1", 404, "Not Found"),
+        ("HTTP/1.1  201   Created \r\n", "HTTP/1.1", 201, "  Created "),
+        ("HTTP/2 204\r\n", "HTTP/2", 204, ""),
+        ("HTTP/2 204 \r\n", "HTTP/2", 204, ""),
+    ])
+    func aStatusLineIsReadWordByWord(line: String, version: String, code: Int, reason: String) {
+        let (parser, completed) = Self.parse([line, "\r\n"])
+        #expect(completed == 1)
+        #expect(parser.version == version)
+        #expect(parser.code == code)
+        #expect(parser.reason == reason)
+    }
+
     @Test func aFoldedLineContinuesTheFieldBeforeIt() {
         let (parser, _) = Self.parse(["HTTP/1.1 200 OK\r\n", "X-Long: one\r\n", "\t two\r\n", "\r\n"])
         #expect(parser.fields[.init("X-Long")] == "one two")

@@ -113,6 +113,44 @@ import NetworkingTestSupport
         #expect(continuation.yield(Self.bytes(1)) == false)
     }
 
+    @Test func aCancelledReaderGetsCancellationEvenWithAChunkWaiting() async throws {
+        // Given a chunk already buffered
+        let (stream, continuation) = HTTPBody.makeStream()
+        let ended = LockedBox(false)
+        continuation.onTermination { termination in
+            if case .cancelled = termination.outcome { ended.withLock { $0 = true } }
+        }
+        continuation.yield(Data("a".utf8))
+        // When a reader whose task is cancelled asks for it
+        let reader = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var iterator = stream.makeAsyncIterator()
+            return try await iterator.next()
+        }
+        // Then it gets CancellationError, not the chunk, and the stream is cancelled
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        #expect(ended.current)
+    }
+
+    @Test func aBodyOfOneChunkIsCollectedAsThatChunkAndOfSeveralJoined() async throws {
+        let chunk = Self.bytes(1000)
+        let (one, first) = HTTPBody.makeStream(length: 1000)
+        first.yield(chunk)
+        first.finish()
+        let collected = try await one.collect(upTo: 1000)
+        #expect(collected == chunk)
+        let sameBytes = collected.withUnsafeBytes { a in chunk.withUnsafeBytes { b in a.baseAddress == b.baseAddress } }
+        #expect(sameBytes, "a single chunk is not copied")
+
+        let (several, second) = HTTPBody.makeStream(length: 2500)
+        for part in [Self.bytes(1000), Data(repeating: 8, count: 1000), Data(repeating: 9, count: 500)] {
+            second.yield(part)
+        }
+        second.finish()
+        let joined = try await several.collect(upTo: 2500)
+        #expect(joined == Self.bytes(1000) + Data(repeating: 8, count: 1000) + Data(repeating: 9, count: 500))
+    }
+
     @Test func droppingTheStreamCancelsIt() async throws {
         let ended = LockedBox(false)
         var continuation: HTTPBody.Continuation?
