@@ -206,33 +206,6 @@ final class CurlTransfer: @unchecked Sendable {
         return deliver(Data(bytes), to: body) ? bytes.count : 0
     }
 
-    /// Hands `chunk` to the reader; `false` when the reader has gone (the transfer must stop).
-    func deliver(_ chunk: Data, to body: BodyBuffer) -> Bool {
-        if body.yield(chunk) { return true }
-        if body.isTerminated { return false }
-        // Full: the chunk is kept, and receiving pauses until the reader drains half the buffer.
-        pausedReceiving = true
-        applyPause()
-        return true
-    }
-
-    func resumeReceiving() {
-        guard pausedReceiving else { return }
-        pausedReceiving = false
-        applyPause()
-    }
-
-    func resumeSending() {
-        guard pausedSending else { return }
-        pausedSending = false
-        applyPause()
-    }
-
-    func applyPause() {
-        let bits = (pausedReceiving ? CurlOption.pauseReceive : 0) | (pausedSending ? CurlOption.pauseSend : 0)
-        _ = api.pointee.easy_pause(easy, bits)
-    }
-
     /// libcurl finished the transfer (loop thread, already out of the multi handle).
     func complete(result: Int32) {
         reportMetrics()

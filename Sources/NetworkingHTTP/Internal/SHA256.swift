@@ -19,21 +19,10 @@ package enum SHA256 {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        var padded = [UInt8](message)
-        let bitLength = UInt64(message.count) &* 8
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bitLength >> shift))
-        }
+        let padded = DigestBlocks.padded(message)
         var w = [UInt32](repeating: 0, count: 64)
         for block in stride(from: 0, to: padded.count, by: 64) {
-            for t in 0..<16 {
-                let i = block + t * 4
-                w[t] =
-                    UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8
-                    | UInt32(padded[i + 3])
-            }
+            DigestBlocks.load(padded, block: block, into: &w)
             for t in 16..<64 {
                 let s0 = rotate(w[t - 15], 7) ^ rotate(w[t - 15], 18) ^ (w[t - 15] >> 3)
                 let s1 = rotate(w[t - 2], 17) ^ rotate(w[t - 2], 19) ^ (w[t - 2] >> 10)
@@ -51,13 +40,7 @@ package enum SHA256 {
             }
             for (index, value) in [a, b, c, d, e, f, g, hh].enumerated() { h[index] = h[index] &+ value }
         }
-        var digest = Data(capacity: 32)
-        for word in h {
-            for shift in stride(from: 24, through: 0, by: -8) {
-                digest.append(UInt8(truncatingIfNeeded: word >> shift))
-            }
-        }
-        return digest
+        return DigestBlocks.digest(h)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

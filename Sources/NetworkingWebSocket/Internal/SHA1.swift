@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingHTTP
 
 /// SHA-1 (FIPS 180-4 §6.1), for the one place RFC 6455 needs it: `Sec-WebSocket-Accept` (§4.2.2). Foundation on
 /// Linux has no digest API and the package takes no dependency, so the ~40 lines live here, beside the SHA-256 of
@@ -7,21 +8,10 @@ package enum SHA1 {
     /// The 20-byte digest of `message`.
     package static func digest(_ message: Data) -> Data {
         var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var padded = [UInt8](message)
-        let bitLength = UInt64(message.count) &* 8
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bitLength >> shift))
-        }
+        let padded = DigestBlocks.padded(message)
         var w = [UInt32](repeating: 0, count: 80)
         for block in stride(from: 0, to: padded.count, by: 64) {
-            for t in 0..<16 {
-                let i = block + t * 4
-                w[t] =
-                    UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8
-                    | UInt32(padded[i + 3])
-            }
+            DigestBlocks.load(padded, block: block, into: &w)
             for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
             var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
             for t in 0..<80 {
@@ -41,13 +31,7 @@ package enum SHA1 {
             h[3] &+= d
             h[4] &+= e
         }
-        var digest = Data(capacity: 20)
-        for word in h {
-            for shift in stride(from: 24, through: 0, by: -8) {
-                digest.append(UInt8(truncatingIfNeeded: word >> shift))
-            }
-        }
-        return digest
+        return DigestBlocks.digest(h)
     }
 
     private static func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { (x << n) | (x >> (32 - n)) }
