@@ -93,10 +93,8 @@ extension WebSocketConnection {
         let frame = encode(.close, WebSocketFrameEncoding.closePayload(code, reason: reason))
         state.withLock { state in
             guard state.closeSent == nil, !state.ended else { return }
-            state.closeSent = .some(code)
             state.closedByClient = true
-            outgoing.yield(Outgoing(bytes: frame, done: nil))
-            state.timers.append(closeTimer())
+            queueClose(frame, code: code, in: &state)
             // A reader held back by a full buffer reads on, to see the server's close.
             if let room = state.room {
                 state.room = nil
@@ -117,6 +115,14 @@ extension WebSocketConnection {
     }
 
     /// The timer that closes the connection if the server has not closed it within the close timeout.
+    /// Queues the close frame `frame` (of `code`, nil for none) after what is queued, and starts the close timeout;
+    /// under the state's lock, once the caller has seen that no close frame went out yet.
+    func queueClose(_ frame: Data, code: WebSocketCloseCode?, in state: inout State) {
+        state.closeSent = .some(code)
+        outgoing.yield(Outgoing(bytes: frame, done: nil))
+        state.timers.append(closeTimer())
+    }
+
     func closeTimer() -> ClockTimer {
         settings.clock.schedule(after: settings.closeTimeout) { [stream] in stream.close() }
     }

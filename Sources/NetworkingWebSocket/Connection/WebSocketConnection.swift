@@ -49,6 +49,13 @@ final class WebSocketConnection: Sendable {
         var awaitingPong = false
         var timers: [ClockTimer] = []
         var pingTimer: ClockTimer?
+
+        /// The consumer, taken, once every queued message is read: it is to be told the end of the messages.
+        mutating func takeConsumerAtEnd() -> CheckedContinuation<WebSocketMessage?, any Error>? {
+            guard head >= queue.count, let consumer else { return nil }
+            self.consumer = nil
+            return consumer
+        }
     }
 
     let stream: any WebSocketByteStream
@@ -154,14 +161,8 @@ final class WebSocketConnection: Sendable {
             let frame = encode(.close, WebSocketFrameEncoding.closePayload(code, reason: ""))
             let consumer: CheckedContinuation<WebSocketMessage?, any Error>? = state.withLock { state in
                 state.closeReceived = (code, reason)
-                if state.closeSent == nil {
-                    state.closeSent = .some(code)
-                    outgoing.yield(Outgoing(bytes: frame, done: nil))
-                    state.timers.append(closeTimer())
-                }
-                guard state.head >= state.queue.count, let consumer = state.consumer else { return nil }
-                state.consumer = nil
-                return consumer
+                if state.closeSent == nil { queueClose(frame, code: code, in: &state) }
+                return state.takeConsumerAtEnd()
             }
             consumer?.resume(returning: nil)
         }
@@ -174,14 +175,8 @@ final class WebSocketConnection: Sendable {
         let consumer: CheckedContinuation<WebSocketMessage?, any Error>? = state.withLock { state in
             guard state.failure == nil, !state.ended else { return nil }
             state.failure = error
-            if state.closeSent == nil, let frame {
-                state.closeSent = .some(code)
-                outgoing.yield(Outgoing(bytes: frame, done: nil))
-                state.timers.append(closeTimer())
-            }
-            guard state.head >= state.queue.count, let consumer = state.consumer else { return nil }
-            state.consumer = nil
-            return consumer
+            if state.closeSent == nil, let frame { queueClose(frame, code: code, in: &state) }
+            return state.takeConsumerAtEnd()
         }
         consumer?.resume(throwing: networkError(error))
         if code == nil { stream.close() }
