@@ -33,31 +33,36 @@ enum CountedPhase {
         let transport = try CurlTransport()
         let client = NetworkClient(
             baseURL: target.deletingLastPathComponent(), transport: transport,
-            behavior: part == .client ? FullChain.make() : CombinedBehavior([]))
+            behavior: part == .client || part == .clientOnLoop ? FullChain.make() : CombinedBehavior([]))
         let request = NetworkRequest<Data>(path: "/" + target.lastPathComponent)
         let raw = HTTPRequest(url: target)
         let call: @Sendable () async throws -> Void
         switch part {
         case .engine: call = {}
-        case .transport:
+        case .transport, .transportOnLoop:
             call = {
                 let (_, body) = try await transport.send(raw)
                 for try await _ in body {}
             }
-        case .client: call = { _ = try await client.send(request) }
+        case .client, .clientOnLoop: call = { _ = try await client.send(request) }
         }
-        if part == .engine {
-            _ = try CurlBareLoop.concurrentGets(url: url, count: 300, inFlight: 16)
-        } else {
-            _ = try await Measure.throughput(total: 320, concurrency: 16, call)
+        func makeCalls(_ count: Int) async throws {
+            if part == .engine {
+                _ = try CurlBareLoop.concurrentGets(url: url, count: count, inFlight: 16)
+            } else if part.onLoop {
+                guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
+                    throw BenchmarkError("\(part.rawValue) needs task executors (macOS 15)")
+                }
+                _ = try await Measure.throughput(
+                    total: count, concurrency: 16, preferring: transport.executor, call)
+            } else {
+                _ = try await Measure.throughput(total: count, concurrency: 16, call)
+            }
         }
+        try await makeCalls(part == .engine ? 300 : 320)
         let before = usage()
         let start = ContinuousClock.now
-        if part == .engine {
-            _ = try CurlBareLoop.concurrentGets(url: url, count: calls, inFlight: 16)
-        } else {
-            _ = try await Measure.throughput(total: calls, concurrency: 16, call)
-        }
+        try await makeCalls(calls)
         let seconds = (ContinuousClock.now - start).seconds
         let after = usage()
         print(

@@ -18,6 +18,10 @@ struct CurlBenchmark {
         let chain: [Int: Double]
         /// The full chain on libcurl, 1 caller whose task prefers the transport's executor (no thread hand-off).
         let onLoop: Double
+        /// The full chain on libcurl, 16 callers each making its calls inside
+        /// `withTaskExecutorPreference(transport.executor)`: requests per second, and CPU per request in µs.
+        let onLoop16: Double
+        let onLoop16CPUMicroseconds: Double
         /// The bare engine loop through a multi handle (as the transport drives libcurl), 1 caller.
         let engine: Double
         /// The same with `curl_easy_perform`, for comparison.
@@ -49,6 +53,8 @@ struct CurlBenchmark {
         var rawRates: [Int: [Double]] = [:]
         var chainRates: [Int: [Double]] = [:]
         var onLoop: [Double] = []
+        var onLoop16: [Double] = []
+        var onLoop16CPU: [Double] = []
         var engine: [Double] = []
         var easyPerform: [Double] = []
         var cpu: [Double] = []
@@ -66,6 +72,16 @@ struct CurlBenchmark {
                     })
                 if !chainFirst {
                     chainRates[concurrency, default: []].append(try await chain(client, request, concurrency, &cpu))
+                }
+                // 16 callers on the loop's executor, right after the same 16 on the global executor, or before
+                // them in the next round.
+                if concurrency == 16, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+                    let before = Self.cpuSeconds()
+                    onLoop16.append(
+                        try await Measure.throughput(
+                            total: requestsPerRound, concurrency: 16, preferring: transport.executor
+                        ) { _ = try await client.send(request) })
+                    onLoop16CPU.append((Self.cpuSeconds() - before) / Double(requestsPerRound) * 1e6)
                 }
             }
             engine.append(try CurlBareLoop.sequentialGets(url: url, count: requestsPerRound))
@@ -85,7 +101,9 @@ struct CurlBenchmark {
         }
         return Result(
             raw: rawRates.mapValues(Measure.median), chain: chainRates.mapValues(Measure.median),
-            onLoop: Measure.median(onLoop), engine: Measure.median(engine), easyPerform: Measure.median(easyPerform),
+            onLoop: Measure.median(onLoop), onLoop16: Measure.median(onLoop16),
+            onLoop16CPUMicroseconds: Measure.median(onLoop16CPU), engine: Measure.median(engine),
+            easyPerform: Measure.median(easyPerform),
             cpuMicroseconds: Measure.median(cpu), engine16: Measure.median(engine16),
             engine16CPUMicroseconds: Measure.median(engine16CPU))
     }
@@ -134,6 +152,9 @@ struct CurlBenchmark {
                64        \(number(result.raw[64]).padding(toLength: 17, withPad: " ", startingAt: 0))\(number(result.chain[64]))
                1 caller whose task prefers the transport's executor (no thread hand-off): \(number(result.onLoop)) req/s, \
             \(String(format: "%.2f", result.onLoop / result.engine)) of the engine alone (no target)
+               16 callers whose tasks prefer the transport's executor: \(number(result.onLoop16)) req/s, \
+            \(String(format: "%.2f", result.onLoop16 / (result.chain[16] ?? .nan))) of the same 16 on the global executor, \
+            CPU per request \(String(format: "%.1f", result.onLoop16CPUMicroseconds)) µs (no target)
                CPU per request at 16: client + chain on libcurl \(String(format: "%.1f", result.cpuMicroseconds)) µs, \
             engine alone \(String(format: "%.1f", result.engine16CPUMicroseconds)) µs
             """
@@ -149,6 +170,11 @@ struct CurlBenchmark {
         summary.atLeast("curl-16-vs-engine", (result.chain[16] ?? .nan) / result.engine16, "ratio", 0.80)
         summary.atMost(
             "curl-cpu-vs-engine", result.cpuMicroseconds / result.engine16CPUMicroseconds, "ratio", 1.5, digits: 2)
+        // The same 16 callers on the transport's executor: the caller's choice, information beside the goals.
+        summary.reported("curl-16-vs-engine-on-executor", result.onLoop16 / result.engine16, "ratio", reference: 0.80)
+        summary.reported(
+            "curl-cpu-vs-engine-on-executor", result.onLoop16CPUMicroseconds / result.engine16CPUMicroseconds, "ratio",
+            reference: 1.5, atLeast: false, digits: 2)
         summary.atLeast("curl-64-callers", (result.chain[64] ?? .nan) / (result.raw[64] ?? .nan), "ratio", 10.0)
     }
 }

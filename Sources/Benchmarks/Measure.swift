@@ -24,6 +24,27 @@ enum Measure {
         return Double(perTask * concurrency) / (ContinuousClock.now - start).seconds
     }
 
+    /// The same, each of the `concurrency` tasks making its calls inside `withTaskExecutorPreference(executor)`, as
+    /// a caller preferring `CurlTransport.executor` (the loop thread) would: a call resumes on the thread that
+    /// finished its transfer, with no pool thread to wake (issue 43).
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    static func throughput(
+        total: Int, concurrency: Int, preferring executor: any TaskExecutor,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) async throws -> Double {
+        let perTask = total / concurrency
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    try await withTaskExecutorPreference(executor) { for _ in 0..<perTask { try await body() } }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return Double(perTask * concurrency) / (ContinuousClock.now - start).seconds
+    }
+
     /// The median of `values`.
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()

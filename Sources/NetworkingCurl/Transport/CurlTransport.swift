@@ -59,7 +59,9 @@ public final class CurlTransport: HTTPTransport, InterruptibleTransport {
     ///
     /// Everything such a task does between its awaits runs on the one thread that also moves every transfer of
     /// this transport: keep heavy work (large decodes, file writes) off it, never block it waiting for other work,
-    /// and spread many concurrent callers over the global executor instead, which has a thread per processor.
+    /// and leave callers that do much work between their calls on the global executor, which has a thread per
+    /// processor. Callers that mostly wait on calls gain from it (`make bench`, 16 such callers with small
+    /// responses: no thread woken per call, and less CPU per call at the same rate).
     /// Structured child tasks (`async let`, task groups) inherit the preference; a `Task {}` does not, nor do the
     /// tasks the client starts of its own. Once the loop has stopped (the transport is gone), the executor hands
     /// its work to the global executor.
