@@ -7,7 +7,7 @@ tunnel. It counts both, and answers its own counts at GET /__stats (origin form)
 Proxy-Authorization (Basic) and answers 407 otherwise. It writes its port to --port-file and exits with --parent-pid.
 """
 import argparse, base64, json, select, socket, socketserver, threading, time
-from lifecycle import pid_alive, publish
+from lifecycle import parent_gone, publish
 
 LOCK = threading.Lock()
 STATS = {"connects": 0, "forwards": 0, "targets": []}
@@ -102,7 +102,7 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     while True:
         time.sleep(0.5)
-        if args.parent_pid and not pid_alive(args.parent_pid):
+        if parent_gone(args.parent_pid):
             return
 
 

@@ -16,13 +16,12 @@ Exits when --parent-pid is gone.
 import argparse
 import asyncio
 import json
-import os
 import socket
 import struct
 import sys
 from urllib.parse import parse_qs, urlsplit
 
-from lifecycle import publish
+from lifecycle import parent_gone, publish
 
 PAD = "x" * 260
 STATS = {"requests": 0, "connections": 0}
@@ -125,7 +124,7 @@ async def main():
     publish(args.port_file, f"{port}\n")
     while True:
         await asyncio.sleep(0.5)
-        if args.parent_pid and os.getppid() != args.parent_pid:
+        if parent_gone(args.parent_pid):
             sys.exit(0)
 
 

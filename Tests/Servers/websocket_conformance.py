@@ -45,7 +45,7 @@ import sys
 import time
 import urllib.parse
 
-from lifecycle import pid_alive, publish
+from lifecycle import parent_gone, publish
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 OK, NON_STRICT, FAILED, INFORMATIONAL = "OK", "NON-STRICT", "FAILED", "INFORMATIONAL"
@@ -797,7 +797,7 @@ async def main_async(args):
     publish(args.port_file, "%d\n" % port)
     deadline = time.monotonic() + args.lifetime
     while time.monotonic() < deadline:
-        if args.parent_pid and not pid_alive(args.parent_pid):
+        if parent_gone(args.parent_pid):
             break
         await asyncio.sleep(0.5)
     listener.close()

@@ -38,7 +38,7 @@ import time
 import urllib.parse
 
 from certificates import issue
-from lifecycle import pid_alive, publish
+from lifecycle import parent_gone, publish
 import venvs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -118,7 +118,7 @@ async def serve(args):
     publish(args.port_file, json.dumps(ports))
     deadline = time.monotonic() + args.lifetime
     while time.monotonic() < deadline:
-        if args.parent_pid and not pid_alive(args.parent_pid):
+        if parent_gone(args.parent_pid):
             break
         await asyncio.sleep(0.5)
     plain.close()

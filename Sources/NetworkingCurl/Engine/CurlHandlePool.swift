@@ -10,8 +10,12 @@ import CCurlShim
 /// of one loop). Only a handle whose transfer libcurl finished cleanly comes back (``CurlTransfer/release()``): one
 /// stopped midway may still hold a paused direction or bytes held back for a paused reader, which a reset does not
 /// clear, so it is freed. A WebSocket's connect-only handle never comes here (`CurlWebSocket` makes and frees its
-/// own). At most ``limit`` wait here, a few hundred kilobytes; a call waiting its turn holds none. Any thread:
-/// transfers are set up on their callers' threads and released on the loop's.
+/// own). At most ``limit`` wait here; a call waiting its turn holds none. A reset does not free the buffers a
+/// handle allocated as it went (libcurl 7.x keeps its 16 KiB receive buffer and, once it uploaded, its 64 KiB upload
+/// buffer until `curl_easy_cleanup`), so idle handles hold up to about 5 MiB after a burst of 64 uploads; libcurl 8
+/// lends transfers the multi handle's buffers instead. Any thread: transfers are set up on their callers' threads
+/// and released on the loop's, or on the caller's when they never entered the loop (a failed set-up, a loop that
+/// had stopped).
 final class CurlHandlePool: @unchecked Sendable {
     /// An easy handle and the buffer libcurl writes its error text to (CURLOPT_ERRORBUFFER, CURL_ERROR_SIZE bytes).
     struct Handle {

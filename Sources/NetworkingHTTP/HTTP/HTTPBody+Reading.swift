@@ -112,8 +112,9 @@ extension HTTPBody {
             chunks += 1
             if chunks == 1 {
                 // The first chunk as it came: a body of one chunk (most small answers) is neither copied nor given
-                // a buffer of its own.
-                collected = chunk
+                // a buffer of its own. A slice of a larger `Data` (a producer's `data[10...]`) is copied, so what is
+                // collected starts at index 0 whatever came, as a caller indexing it expects.
+                collected = chunk.startIndex == 0 ? chunk : Data(chunk)
                 return
             }
             if chunks == 2, let length, length <= limit {

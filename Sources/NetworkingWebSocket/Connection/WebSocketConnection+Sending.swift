@@ -114,7 +114,6 @@ extension WebSocketConnection {
         }
     }
 
-    /// The timer that closes the connection if the server has not closed it within the close timeout.
     /// Queues the close frame `frame` (of `code`, nil for none) after what is queued, and starts the close timeout;
     /// under the state's lock, once the caller has seen that no close frame went out yet.
     func queueClose(_ frame: Data, code: WebSocketCloseCode?, in state: inout State) {
@@ -123,6 +122,7 @@ extension WebSocketConnection {
         state.timers.append(closeTimer())
     }
 
+    /// The timer that closes the connection if the server has not closed it within the close timeout.
     func closeTimer() -> ClockTimer {
         settings.clock.schedule(after: settings.closeTimeout) { [stream] in stream.close() }
     }
