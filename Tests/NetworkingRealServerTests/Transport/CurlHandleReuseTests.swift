@@ -38,6 +38,30 @@ extension RealServerTests {
             #expect(hits.requests.map(\.method) == ["PATCH", "GET", "HEAD", "GET"])
         }
 
+        @Test func aHandleThatSentAStreamedBodyWithTrailersSendsNothingOfItNext() async throws {
+            // The body's read callback and its trailer callback are set per transfer; after the reset the GET on the
+            // same handle must send no body, no chunks and no trailer fields.
+            let first = FaultServer.newKey("curl-reuse-trailers")
+            let second = FaultServer.newKey("curl-reuse-after-trailers")
+            let base = try await DuplexServer.plainURL()
+            let transport = try Duplex.curl()
+            let (body, continuation) = HTTPBody.makeStream()
+            continuation.yield(Data("payload".utf8))
+            continuation.finish(trailerFields: ["X-Checksum": "42"])
+            let (_, answer) = try await transport.send(
+                HTTPRequest(method: .put, url: Duplex.url(base, "/upload-trailers", ["key": first]), body: body))
+            _ = try await answer.collect(upTo: 1 << 16)
+            #expect(try await DuplexServer.completedRecord(first).trailers == [["X-Checksum", "42"]])
+            #expect(transport.loop.handles.keptCount == 1)
+            let (_, next) = try await transport.send(
+                HTTPRequest(url: Duplex.url(base, "/upload-trailers", ["key": second])))
+            _ = try await next.collect(upTo: 1 << 16)
+            let record = try await DuplexServer.completedRecord(second)
+            #expect(record.received == "")
+            #expect(record.trailers.isEmpty)
+            #expect(transport.loop.handles.keptCount == 1)
+        }
+
         @Test func aTransferThatFailedFreesItsHandle() async throws {
             let key = FaultServer.newKey("curl-reuse-fail")
             let transport = try CurlTransport()
