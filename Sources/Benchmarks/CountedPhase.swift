@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingCurl
 import NetworkingTestSupport
 
 #if canImport(Glibc)
@@ -53,8 +54,8 @@ enum CountedPhase {
                 guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
                     throw BenchmarkError("\(part.rawValue) needs task executors (macOS 15)")
                 }
-                _ = try await Measure.throughput(
-                    total: count, concurrency: 16, preferring: transport.executor, call)
+                _ = try await Measure.throughputPreferring(
+                    transport.executor, total: count, concurrency: 16, call)
             } else {
                 _ = try await Measure.throughput(total: count, concurrency: 16, call)
             }

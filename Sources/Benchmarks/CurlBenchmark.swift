@@ -78,8 +78,8 @@ struct CurlBenchmark {
                 if concurrency == 16, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
                     let before = Self.cpuSeconds()
                     onLoop16.append(
-                        try await Measure.throughput(
-                            total: requestsPerRound, concurrency: 16, preferring: transport.executor
+                        try await Measure.throughputPreferring(
+                            transport.executor, total: requestsPerRound, concurrency: 16
                         ) { _ = try await client.send(request) })
                     onLoop16CPU.append((Self.cpuSeconds() - before) / Double(requestsPerRound) * 1e6)
                 }

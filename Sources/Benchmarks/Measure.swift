@@ -28,8 +28,8 @@ enum Measure {
     /// a caller preferring `CurlTransport.executor` (the loop thread) would: a call resumes on the thread that
     /// finished its transfer, with no pool thread to wake (issue 43).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-    static func throughput(
-        total: Int, concurrency: Int, preferring executor: any TaskExecutor,
+    static func throughputPreferring(
+        _ executor: any TaskExecutor, total: Int, concurrency: Int,
         _ body: @escaping @Sendable () async throws -> Void
     ) async throws -> Double {
         let perTask = total / concurrency

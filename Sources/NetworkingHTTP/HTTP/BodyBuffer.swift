@@ -66,6 +66,8 @@ package final class BodyBuffer: Sendable {
     package init(limit: Int, onDemand: (@Sendable () -> Void)?) {
         self.limit = max(1, limit)
         let state = State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit))
+        // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
+        // tvOS 18, watchOS 11; the lock box serves there (the stored property's condition above).
         #if os(Linux) && !NETWORKING_APPLE_PATHS
             self.state = Mutex(state)
         #else
