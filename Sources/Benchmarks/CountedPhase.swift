@@ -61,26 +61,14 @@ enum CountedPhase {
             }
         }
         try await makeCalls(part == .engine ? 300 : 320)
-        let before = usage()
+        let before = Measure.usage()
         let start = ContinuousClock.now
         try await makeCalls(calls)
         let seconds = (ContinuousClock.now - start).seconds
-        let after = usage()
+        let after = Measure.usage()
         print(
             after.voluntary - before.voluntary, after.involuntary - before.involuntary, Double(calls) / seconds,
             (after.cpu - before.cpu) / Double(calls) * 1e6)
-    }
-
-    /// The process's context switches and CPU seconds so far (every thread).
-    private static func usage() -> (voluntary: Int, involuntary: Int, cpu: Double) {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return (usage.ru_nvcsw, usage.ru_nivcsw, seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
     /// Runs the phase natively under the futex counter: the futex calls of the whole process, and its figures.

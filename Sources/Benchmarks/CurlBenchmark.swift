@@ -130,14 +130,7 @@ struct CurlBenchmark {
 
     /// User plus system CPU time of this process, in seconds.
     static func cpuSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        Measure.usage().cpu
     }
 
     static func describe(_ result: Result) -> String {

@@ -47,16 +47,8 @@ enum CurlMemoryBenchmark {
 
     /// Runs one phase in a fresh process; returns its RSS growth in KiB and its seconds.
     private static func phase(_ arguments: [String]) throws -> (Double, Double) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--curl-memory-phase"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let parts = output.split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, parts.count == 2, let growth = Double(parts[0]),
+        let (status, parts, output) = try Phase.run(["--curl-memory-phase"] + arguments)
+        guard status == 0, parts.count == 2, let growth = Double(parts[0]),
             let seconds = Double(parts[1])
         else { throw BenchmarkError("the \(arguments[0]) phase failed: \(output)") }
         return (growth, seconds)

@@ -53,16 +53,8 @@ struct DownloadBenchmark {
 
     /// Runs the download in a fresh process and reads back its peak RSS (KiB) and seconds.
     private static func clientPhase(url: String, destination: String, bytes: Int64) throws -> (Int, Double) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--download-phase", url, destination]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let parts = output.split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, parts.count == 3, let kib = Int(parts[0]),
+        let (status, parts, output) = try Phase.run(["--download-phase", url, destination])
+        guard status == 0, parts.count == 3, let kib = Int(parts[0]),
             let seconds = Double(parts[1]), Int64(parts[2]) == bytes
         else {
             throw BenchmarkError("the download phase failed: \(output)")
@@ -85,16 +77,8 @@ struct DownloadBenchmark {
 
     /// Times a bare Foundation session download that counts bytes, in a fresh process like the client's.
     private static func rawPhase(url: String, bytes: Int64) throws -> Double {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--raw-download-phase", url]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let parts = output.split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, parts.count == 2, Int64(parts[1]) == bytes, let seconds = Double(parts[0])
+        let (status, parts, output) = try Phase.run(["--raw-download-phase", url])
+        guard status == 0, parts.count == 2, Int64(parts[1]) == bytes, let seconds = Double(parts[0])
         else {
             throw BenchmarkError("the bare download phase failed: \(output)")
         }

@@ -53,6 +53,19 @@ enum Measure {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// This process's context switches (voluntary, involuntary) and CPU seconds (user plus system) so far, every
+    /// thread counted.
+    static func usage() -> (voluntary: Int, involuntary: Int, cpu: Double) {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (usage.ru_nvcsw, usage.ru_nivcsw, seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+
     /// Peak resident memory of this process in KiB (VmHWM on Linux, ru_maxrss elsewhere).
     static func peakResidentKiB() -> Int {
         #if os(Linux)

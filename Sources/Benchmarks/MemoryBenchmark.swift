@@ -22,16 +22,9 @@ struct MemoryBenchmark {
 
     func run() throws -> [Side] {
         try sides.map { side in
-            let process = ChildProcess()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            process.arguments = ["--memory-phase", side, "\(first)", "\(total)"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let numbers = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-            guard process.terminationStatus == 0, numbers.count == 2 else {
+            let (status, words, output) = try Phase.run(["--memory-phase", side, "\(first)", "\(total)"])
+            let numbers = words.compactMap { Int($0) }
+            guard status == 0, numbers.count == 2 else {
                 throw BenchmarkError("the memory phase for \(side) failed: \(output)")
             }
             return Side(name: side, afterFirst: numbers[0], afterTotal: numbers[1], requests: total)

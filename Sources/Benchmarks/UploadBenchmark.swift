@@ -30,16 +30,9 @@ enum UploadBenchmark {
 
     /// Runs the measurement in a fresh process and returns its peak RSS in KiB (before, after the upload).
     static func run(multipart: Bool = false) throws -> (before: Int, after: Int) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--upload-phase"] + (multipart ? ["multipart"] : [])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let numbers = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, numbers.count == 2 else {
+        let (status, words, output) = try Phase.run(["--upload-phase"] + (multipart ? ["multipart"] : []))
+        let numbers = words.compactMap { Int($0) }
+        guard status == 0, numbers.count == 2 else {
             throw BenchmarkError("the upload phase failed: \(output)")
         }
         return (numbers[0], numbers[1])

@@ -83,16 +83,8 @@ enum WebSocketBenchmark {
 
     /// Runs the slow reader in a fresh process; its peak RSS growth in KiB and its seconds.
     private static func memoryPhase(_ base: URL) throws -> (Double, Double) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--websocket-memory-phase", base.absoluteString]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let parts = output.split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, parts.count == 2, let growth = Double(parts[0]),
+        let (status, parts, output) = try Phase.run(["--websocket-memory-phase", base.absoluteString])
+        guard status == 0, parts.count == 2, let growth = Double(parts[0]),
             let seconds = Double(parts[1])
         else { throw BenchmarkError("the WebSocket memory phase failed: \(output)") }
         return (growth, seconds)
