@@ -43,7 +43,7 @@ package final class Attempt: Sendable {
     /// `Mutex` needs a newer OS (`make portability` builds that branch on Linux too).
     // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
     // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
-    #if os(Linux) && !NETWORKING_APPLE_PATHS
+    #if os(Linux) && !NETWORKING_APPLE_PATHS && !NETWORKING_TSAN
         package let record = Mutex<AttemptRecord>(AttemptRecord())
     #else
         package let record = LockedBox<AttemptRecord>(AttemptRecord())

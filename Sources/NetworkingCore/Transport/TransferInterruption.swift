@@ -29,7 +29,7 @@ package final class TransferInterruption: TimeLimitClaim {
     /// interruption; a lock box where `Mutex` needs a newer OS (as ``Attempt/record``).
     // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
     // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
-    #if os(Linux) && !NETWORKING_APPLE_PATHS
+    #if os(Linux) && !NETWORKING_APPLE_PATHS && !NETWORKING_TSAN
         private let state = Mutex(State())
     #else
         private let state = LockedBox(State())

@@ -51,7 +51,7 @@ package final class BodyBuffer: Sendable {
     /// box where `Mutex` needs a newer OS.
     // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
     // tvOS 18, watchOS 11, above this package's minimums; Linux has it with the toolchain.
-    #if os(Linux) && !NETWORKING_APPLE_PATHS
+    #if os(Linux) && !NETWORKING_APPLE_PATHS && !NETWORKING_TSAN
         package let state: Mutex<State>
     #else
         package let state: LockedBox<State>
@@ -68,7 +68,7 @@ package final class BodyBuffer: Sendable {
         let state = State(onDemand: onDemand, unreadLimit: min(max(1, limit), Self.unreadLimit))
         // Apple docs checked: Mutex (developer.apple.com/documentation/synchronization/mutex) needs macOS 15, iOS 18,
         // tvOS 18, watchOS 11; the lock box serves there (the stored property's condition above).
-        #if os(Linux) && !NETWORKING_APPLE_PATHS
+        #if os(Linux) && !NETWORKING_APPLE_PATHS && !NETWORKING_TSAN
             self.state = Mutex(state)
         #else
             self.state = LockedBox(state)
