@@ -475,12 +475,20 @@ def self_test():
     return 0
 
 
+def self_test_first(arguments, self_test):
+    """For a check's main: with `--self-test` first in `arguments`, runs `self_test` on the check's fixtures.
+    Returns the status to exit with (the self-test's when it failed or nothing else was asked, else None: go on)
+    and the arguments left to check."""
+    if arguments[:1] != ["--self-test"]:
+        return None, arguments
+    status = self_test()
+    return (status if status or len(arguments) == 1 else None), arguments[1:]
+
+
 def main(arguments):
-    if arguments[:1] == ["--self-test"]:
-        status = self_test()
-        if status or len(arguments) == 1:
-            return status
-        arguments = arguments[1:]
+    status, arguments = self_test_first(arguments, self_test)
+    if status is not None:
+        return status
     package_minimums = minimums((ROOT / "Package.swift").read_text(encoding="utf-8"))
     files = {}
     for directory in arguments or ["Sources", "Tests"]:

@@ -20,7 +20,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from availability_check import blank
+from availability_check import blank, self_test_first
 
 ENGINE_CODE = re.compile(
     r"\.transport\(\.(?:connectionLost|badServerResponse|other|secureConnectionFailed|cannotConnect)\)"
@@ -121,11 +121,9 @@ def self_test():
 
 
 def main(arguments):
-    if arguments[:1] == ["--self-test"]:
-        status = self_test()
-        if status or len(arguments) == 1:
-            return status
-        arguments = arguments[1:]
+    status, arguments = self_test_first(arguments, self_test)
+    if status is not None:
+        return status
     found, files = [], 0
     for directory in arguments or ["Tests/NetworkingRealServerTests"]:
         for path in sorted(Path(directory).rglob("*.swift")):

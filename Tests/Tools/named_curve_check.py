@@ -18,7 +18,6 @@ Two checks:
     and each certificate is signed with `ecdsa-with-SHA256`.
 Usage: named_curve_check.py DIR_OR_FILE...
 """
-import os
 import re
 import sys
 from pathlib import Path

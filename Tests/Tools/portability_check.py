@@ -30,7 +30,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from availability_check import blank
+from availability_check import blank, self_test_first
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,21 +136,28 @@ def conditional_modules():
     return declared
 
 
-def unimported_conditional_types(path, text, declared):
-    """Public types of a platform-conditional module named, outside a platform condition, without its import."""
-    found, stack = [], []
-    for number, line in enumerate(blank(text).split("\n"), 1):
+def outside_platform_conditions(lines):
+    """(number, line) of each line of `lines` that is no #if directive and stands outside every #if whose condition,
+    or an earlier branch's, names a platform (GUARD)."""
+    stack = []  # one bool per open #if: whether its condition (or an earlier branch's) names a platform
+    for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if stripped.startswith("#if "):
             stack.append(bool(GUARD.search(stripped)))
-            continue
-        if stripped.startswith("#elseif "):
+        elif stripped.startswith("#elseif "):
             stack[-1] = stack[-1] or bool(GUARD.search(stripped))
-            continue
-        if stripped.startswith("#endif"):
+        elif stripped.startswith("#endif"):
             stack.pop()
-            continue
-        if any(stack) or stripped.startswith(("#else", "import ", "@testable import ", "@_exported import ")):
+        elif not stripped.startswith("#else") and not any(stack):
+            yield number, line
+
+
+def unimported_conditional_types(path, text, declared):
+    """Public types of a platform-conditional module named, outside a platform condition, without its import."""
+    found = []
+    for number, line in outside_platform_conditions(blank(text).split("\n")):
+        stripped = line.strip()
+        if stripped.startswith(("import ", "@testable import ", "@_exported import ")):
             continue
         for module, names in declared.items():
             if module in path.parts or re.search(rf"^\s*(?:@\w+\s+)*import\s+{module}\b", text, re.MULTILINE):
@@ -201,26 +208,13 @@ def problems(path, text=None, modules=None, declared=None):
     found += sendable_processes(path, text)
     found += unguarded_exit_tests(path, text)
     found += unimported_conditional_types(path, text, conditional_modules() if declared is None else declared)
-    stack = []  # one bool per open #if: whether its condition (or an earlier branch's) names a platform
-    for number, line in enumerate(text.splitlines(), 1):
-        code = line.split("//", 1)[0] if not line.lstrip().startswith("///") else ""
-        stripped = code.strip()
-        if stripped.startswith("#if "):
-            stack.append(bool(GUARD.search(stripped)))
-            continue
-        if stripped.startswith("#elseif "):
-            stack[-1] = stack[-1] or bool(GUARD.search(stripped))
-            continue
-        if stripped.startswith("#else"):
-            continue
-        if stripped.startswith("#endif"):
-            stack.pop()
-            continue
-        if any(stack):
-            continue
+    lines = text.splitlines()
+    codes = [line.split("//", 1)[0] if not line.lstrip().startswith("///") else "" for line in lines]
+    for number, code in outside_platform_conditions(codes):
         for pattern, name in PLATFORM_ONLY.items():
             if re.search(pattern, code):
-                found.append(f"{path}:{number}: {name} outside an #if os(...) or canImport(...): {line.strip()}")
+                found.append(f"{path}:{number}: {name} outside an #if os(...) or canImport(...):"
+                             f" {lines[number - 1].strip()}")
     return found
 
 
@@ -303,11 +297,9 @@ def self_test():
 
 
 def main(directories):
-    if directories[:1] == ["--self-test"]:
-        status = self_test()
-        if status or len(directories) == 1:
-            return status
-        directories = directories[1:]
+    status, directories = self_test_first(directories, self_test)
+    if status is not None:
+        return status
     found = []
     files = 0
     modules = own_modules()
